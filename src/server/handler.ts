@@ -1,0 +1,108 @@
+/**
+ * The request pipeline: route → CORS/preflight → authenticate → method →
+ * sunset → parameters → operation. Every step that refuses answers with an
+ * Error body from the catalogue; nothing a client sends reaches a 5xx.
+ */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { OperationDescriptor } from '../../spec/operations.js';
+import { challenge, type AuthOutcome } from './auth.js';
+import type { Clock } from './clock.js';
+import { corsHeaders, preflightHeaders } from './cors.js';
+import { deprecationHeaders } from './deprecation.js';
+import { GET_PET_DEPRECATED_SINCE, type Limits } from './decisions.js';
+import type { OperationHandler } from './operations.js';
+import { compileParamsReader, type ParamsReader } from './params.js';
+import type { Exchange, Responder } from './respond.js';
+import { buildRoutes, matchRoute } from './router.js';
+
+export interface HandlerDeps {
+  readonly operations: readonly OperationDescriptor[];
+  readonly handlers: Record<string, OperationHandler>;
+  readonly authenticate: (header: string | undefined) => AuthOutcome;
+  readonly basePath: string;
+  readonly clock: Clock;
+  readonly limits: Limits;
+  readonly respond: Responder;
+  readonly onError: (error: unknown, req: IncomingMessage) => void;
+}
+
+interface Prepared {
+  readonly operation: OperationDescriptor;
+  readonly handler: OperationHandler;
+  readonly readParams: ParamsReader;
+  readonly headers: OutgoingHttpHeaders | undefined;
+  readonly sunset: number;
+}
+
+export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const { operations, basePath, clock, limits, respond, authenticate } = deps;
+  const routes = buildRoutes(operations);
+
+  // Everything that depends only on the operation is computed here, once.
+  const prepared = new Map<OperationDescriptor, Prepared>();
+  for (const operation of operations) {
+    const handler = deps.handlers[operation.operationId];
+    if (!handler) throw new Error(`no handler for operation ${operation.operationId} of the spec`);
+    prepared.set(operation, {
+      operation,
+      handler,
+      readParams: compileParamsReader(operation),
+      headers: deprecationHeaders(operation, operations, basePath, GET_PET_DEPRECATED_SINCE),
+      sunset: operation.sunset?.getTime() ?? Infinity,
+    });
+  }
+  const prefix = basePath + '/';
+
+  function fail(error: unknown, x: Exchange): void {
+    deps.onError(error, x.req);
+    if (!x.res.headersSent) respond.sendError(x, 'internal_error', 'the server failed to answer this request', { connection: 'close' });
+    else x.res.destroy();
+  }
+
+  return function handle(req, res) {
+    const url = req.url ?? '/';
+    const x: Exchange = { req, res, headers: req.headers.origin === undefined ? undefined : corsHeaders };
+    try {
+      if (url.length > limits.maxUrlBytes) return respond.sendError(x, 'uri_too_long', `the request target is longer than ${limits.maxUrlBytes} bytes`);
+      const q = url.indexOf('?');
+      const path = q === -1 ? url : url.slice(0, q);
+      if (!path.startsWith(prefix)) return respond.sendError(x, 'route_not_found', `no operation at ${path}`);
+      const match = matchRoute(routes, path.slice(basePath.length));
+      if (!match.found) {
+        if (match.reason === 'bad_encoding') return respond.sendError(x, 'invalid_parameter', 'a path segment is not valid percent-encoding');
+        return respond.sendError(x, 'route_not_found', `no operation at ${path}`);
+      }
+      const { route } = match;
+      const method = req.method ?? 'GET';
+
+      // OPTIONS answers what the path allows, without authentication: a
+      // browser's preflight never carries credentials.
+      if (method === 'OPTIONS') {
+        const preflight = req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
+        return respond.send(x, 204, undefined, preflight ? { allow: route.allow, ...preflightHeaders(route.allow) } : { allow: route.allow });
+      }
+
+      const operation = route.operations.get(method);
+      const p = operation && prepared.get(operation);
+      if (p?.headers) x.headers = x.headers ? { ...x.headers, ...p.headers } : p.headers;
+
+      // Authentication comes first on every route of the interface, before
+      // the method, the parameters or the store are looked at.
+      const auth = authenticate(req.headers.authorization);
+      if (auth !== 'ok') {
+        const message = auth === 'missing' ? 'an API key is required: send Authorization: Bearer <API_KEY>' : 'the API key is not accepted';
+        return respond.sendError(x, 'unauthorized', message, { 'www-authenticate': challenge(auth) });
+      }
+      if (!p) return respond.sendError(x, 'method_not_allowed', `${method} is not allowed on ${route.template}; allowed: ${route.allow}`, { allow: route.allow });
+      if (clock.now() >= p.sunset) {
+        return respond.sendError(x, 'gone', `${p.operation.operationId} was removed on ${p.operation.sunset?.toUTCString()}`);
+      }
+      const params = p.readParams(match.params, q === -1 ? undefined : new URLSearchParams(url.slice(q + 1)));
+      if (!params.ok) return respond.sendError(x, 'invalid_parameter', params.message);
+      const done = p.handler(x, params.values);
+      if (done) done.catch((error: unknown) => fail(error, x));
+    } catch (error) {
+      fail(error, x);
+    }
+  };
+}

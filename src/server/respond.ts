@@ -1,0 +1,39 @@
+/**
+ * Writing responses. Every body is JSON with `Content-Type: application/json;
+ * charset=utf-8`; the `Date` header comes from the server clock, so a client
+ * of a server started with `--now` sees that time.
+ */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Clock } from './clock.js';
+import { errorJson, statusOf, type ErrorCode } from './errors.js';
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** One request and the headers that every response to it must carry (CORS, deprecation). */
+export interface Exchange {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  headers: OutgoingHttpHeaders | undefined;
+}
+
+export function createResponder(clock: Clock) {
+  function send(x: Exchange, status: number, body: string | undefined, headers?: OutgoingHttpHeaders): void {
+    const all: OutgoingHttpHeaders = { date: clock.httpDate() };
+    if (body !== undefined) {
+      all['content-type'] = JSON_CONTENT_TYPE;
+      all['content-length'] = Buffer.byteLength(body);
+    }
+    if (x.headers) Object.assign(all, x.headers);
+    if (headers) Object.assign(all, headers);
+    x.res.writeHead(status, all);
+    x.res.end(body);
+  }
+
+  function sendError(x: Exchange, code: ErrorCode, message: string, headers?: OutgoingHttpHeaders): void {
+    send(x, statusOf(code), errorJson(code, message), headers);
+  }
+
+  return { send, sendError };
+}
+
+export type Responder = ReturnType<typeof createResponder>;

@@ -1,0 +1,65 @@
+/**
+ * Routes built from the spec's paths: a request path (below the base path) is
+ * matched against each path template, literal segments exactly and
+ * `{param}` segments as one percent-decoded segment.
+ */
+import type { OperationDescriptor } from '../../spec/operations.js';
+
+type Segment = { readonly literal: string } | { readonly param: string };
+
+export interface Route {
+  readonly template: string;
+  readonly segments: readonly Segment[];
+  /** Operations by method; HEAD is answered by the GET operation. */
+  readonly operations: ReadonlyMap<string, OperationDescriptor>;
+  /** The `Allow` header for this path. */
+  readonly allow: string;
+}
+
+export type RouteMatch =
+  | { found: true; route: Route; params: Record<string, string> }
+  | { found: false; reason: 'no_route' | 'bad_encoding' };
+
+export function buildRoutes(operations: readonly OperationDescriptor[]): Route[] {
+  const byPath = new Map<string, OperationDescriptor[]>();
+  for (const op of operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
+  return [...byPath].map(([template, ops]) => {
+    const methods = new Map(ops.map((op) => [op.method as string, op]));
+    const get = methods.get('GET');
+    if (get) methods.set('HEAD', get);
+    return {
+      template,
+      segments: template
+        .split('/')
+        .slice(1)
+        .map((s): Segment => (s.startsWith('{') && s.endsWith('}') ? { param: s.slice(1, -1) } : { literal: s })),
+      operations: methods,
+      allow: [...methods.keys(), 'OPTIONS'].join(', '),
+    };
+  });
+}
+
+/** Finds the route of `path`, which is relative to the base path and starts with `/`. */
+export function matchRoute(routes: readonly Route[], path: string): RouteMatch {
+  const parts = path.split('/').slice(1);
+  for (const route of routes) {
+    if (route.segments.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    let matched = true;
+    for (let i = 0; i < parts.length && matched; i++) {
+      const segment = route.segments[i] as Segment;
+      const part = parts[i] as string;
+      if ('literal' in segment) matched = segment.literal === part;
+      else if (part === '') matched = false;
+      else {
+        try {
+          params[segment.param] = decodeURIComponent(part);
+        } catch {
+          return { found: false, reason: 'bad_encoding' };
+        }
+      }
+    }
+    if (matched) return { found: true, route, params };
+  }
+  return { found: false, reason: 'no_route' };
+}

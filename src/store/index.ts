@@ -1,0 +1,5 @@
+export { PetStore } from './pet-store.js';
+export type { PetStoreOptions, CreateResult } from './pet-store.js';
+export { readNewPet } from './new-pet.js';
+export type { NewPetResult } from './new-pet.js';
+export { parseSeed, loadSeedFile, SeedError } from './seed.js';
