@@ -68,10 +68,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       const path = q === -1 ? url : url.slice(0, q);
       if (!path.startsWith(prefix)) return respond.sendError(x, 'route_not_found', `no operation at ${path}`);
       const match = matchRoute(routes, path.slice(basePath.length));
-      if (!match.found) {
-        if (match.reason === 'bad_encoding') return respond.sendError(x, 'invalid_parameter', 'a path segment is not valid percent-encoding');
-        return respond.sendError(x, 'route_not_found', `no operation at ${path}`);
-      }
+      if (!match.found) return respond.sendError(x, 'route_not_found', `no operation at ${path}`);
       const { route } = match;
       const method = req.method ?? 'GET';
 
@@ -96,6 +93,9 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       if (!p) return respond.sendError(x, 'method_not_allowed', `${method} is not allowed on ${route.template}; allowed: ${route.allow}`, { allow: route.allow });
       if (clock.now() >= p.sunset) {
         return respond.sendError(x, 'gone', `${p.operation.operationId} was removed on ${p.operation.sunset?.toUTCString()}`);
+      }
+      if (match.badEncoding !== undefined) {
+        return respond.sendError(x, 'invalid_parameter', `path parameter ${match.badEncoding} is not valid percent-encoding`);
       }
       const params = p.readParams(match.params, q === -1 ? undefined : new URLSearchParams(url.slice(q + 1)));
       if (!params.ok) return respond.sendError(x, 'invalid_parameter', params.message);

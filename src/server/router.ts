@@ -17,8 +17,16 @@ export interface Route {
 }
 
 export type RouteMatch =
-  | { found: true; route: Route; params: Record<string, string> }
-  | { found: false; reason: 'no_route' | 'bad_encoding' };
+  | {
+      found: true;
+      route: Route;
+      params: Record<string, string>;
+      /** A `{param}` segment that is not valid percent-encoding. The path still
+       * names this route, so the handler refuses it as a parameter only after
+       * authentication, like any other invalid parameter. */
+      badEncoding?: string;
+    }
+  | { found: false };
 
 export function buildRoutes(operations: readonly OperationDescriptor[]): Route[] {
   const byPath = new Map<string, OperationDescriptor[]>();
@@ -45,6 +53,7 @@ export function matchRoute(routes: readonly Route[], path: string): RouteMatch {
   for (const route of routes) {
     if (route.segments.length !== parts.length) continue;
     const params: Record<string, string> = {};
+    let badEncoding: string | undefined;
     let matched = true;
     for (let i = 0; i < parts.length && matched; i++) {
       const segment = route.segments[i] as Segment;
@@ -55,11 +64,11 @@ export function matchRoute(routes: readonly Route[], path: string): RouteMatch {
         try {
           params[segment.param] = decodeURIComponent(part);
         } catch {
-          return { found: false, reason: 'bad_encoding' };
+          badEncoding ??= segment.param;
         }
       }
     }
-    if (matched) return { found: true, route, params };
+    if (matched) return badEncoding === undefined ? { found: true, route, params } : { found: true, route, params, badEncoding };
   }
-  return { found: false, reason: 'no_route' };
+  return { found: false };
 }

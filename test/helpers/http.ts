@@ -1,0 +1,71 @@
+/**
+ * Requests to a running server with undici, the way a real client makes
+ * them: the body of every response is read in full (an unread body keeps
+ * the connection busy), and every response goes through the oracle.
+ */
+import type { Test } from 'tap';
+import { request } from 'undici';
+import { checkAgainstSpec } from './oracle.js';
+
+export interface CallOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  /** The Authorization header: by default `Bearer <key>`; `false` sends none. */
+  auth?: string | false;
+  /** Sent as `JSON.stringify(json)` with `Content-Type: application/json` (unless `headers` say otherwise). */
+  json?: unknown;
+  /** Sent as is, with no Content-Type added. */
+  body?: string | Buffer;
+}
+
+export interface ApiResponse {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  /** The body exactly as received: where int64 digits are compared, since JSON.parse rounds them. */
+  readonly text: string;
+  /** The body through JSON.parse; undefined when there is none. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly body: any;
+}
+
+/** A request to a path below the base URL, such as `/pets?limit=5`. */
+export type Api = (path: string, options?: CallOptions) => Promise<ApiResponse>;
+
+/**
+ * One request to `url`; `oraclePath` is the path below the base path that the
+ * oracle matches against the spec's path templates.
+ */
+export async function call(t: Test, url: string, oraclePath: string, key: string, options: CallOptions = {}): Promise<ApiResponse> {
+  const method = options.method ?? (options.json !== undefined || options.body !== undefined ? 'POST' : 'GET');
+  const headers: Record<string, string> = {};
+  if (options.auth !== false) headers['authorization'] = options.auth ?? `Bearer ${key}`;
+  let body = options.body;
+  if (options.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  }
+  Object.assign(headers, options.headers);
+  const res = await request(url, { method, headers, body: body ?? null });
+  const text = await res.body.text();
+  const response: ApiResponse = {
+    status: res.statusCode,
+    headers: res.headers,
+    text,
+    body: text === '' ? undefined : safeParse(text),
+  };
+  await checkAgainstSpec(t, { method, path: oraclePath, status: response.status, headers: response.headers, text });
+  return response;
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined; // the oracle has already said the body is not JSON
+  }
+}
+
+/** A client for the interface at `baseUrl` (which ends in the base path). */
+export function apiClient(t: Test, baseUrl: string, key: string): Api {
+  return (path, options) => call(t, baseUrl + path, path.split('?')[0] as string, key, options);
+}
