@@ -1,0 +1,158 @@
+/**
+ * Request parts generated from an operation's descriptor: bodies valid and
+ * invalid, query parameters in and out of their rules, path ids across the
+ * int64 range, and credentials that must be refused.
+ */
+import fc from 'fast-check';
+import type { OperationDescriptor, ParameterDescriptor, Schema } from '../../spec/operations.js';
+import { stringifyJson, type JsonObject, type JsonValue } from '../../src/json/index.js';
+import { integerArbitrary, integerRange, invalidValues, objectArbitrary, valueArbitrary } from './schema.js';
+
+export interface GeneratedBody {
+  readonly label: string;
+  readonly value?: JsonValue;
+  /** The exact text sent. */
+  readonly text: string;
+}
+
+function bodySchema(op: OperationDescriptor): Schema {
+  if (!op.requestBody) throw new Error(`${op.operationId} has no request body`);
+  return op.requestBody.schema;
+}
+
+/**
+ * The property that carries the run's recognisable prefix: the first
+ * required string property of the body (a NewPet's `name`).
+ */
+export function markedProperty(schema: Schema): string | undefined {
+  const properties = (schema['properties'] ?? {}) as Record<string, Schema>;
+  return ((schema['required'] ?? []) as string[]).find((name) => properties[name]?.['type'] === 'string');
+}
+
+/** Bodies the schema accepts, with the prefix on the marked property. */
+export function validBody(op: OperationDescriptor, prefix: string): fc.Arbitrary<GeneratedBody> {
+  const schema = bodySchema(op);
+  const marked = markedProperty(schema);
+  return objectArbitrary(schema).map((value) => {
+    if (marked && typeof value[marked] === 'string') value[marked] = prefix + (value[marked] as string);
+    return { label: 'a valid body', value, text: stringifyJson(value) };
+  });
+}
+
+function without(object: JsonObject, name: string): JsonObject {
+  const copy: JsonObject = { ...object };
+  delete copy[name];
+  return copy;
+}
+
+/** Every class of invalid body, derived from the schema, each on top of an otherwise valid body. */
+export function invalidBody(op: OperationDescriptor, prefix: string): fc.Arbitrary<GeneratedBody> {
+  const schema = bodySchema(op);
+  const properties = (schema['properties'] ?? {}) as Record<string, Schema>;
+  const required = (schema['required'] ?? []) as string[];
+  type Mutation = { label: string; apply: (body: JsonObject) => JsonValue | { raw: string } };
+  const mutations: Mutation[] = [
+    ...required.map((name) => ({ label: `missing required property ${name}`, apply: (b: JsonObject) => without(b, name) })),
+    ...Object.entries(properties).flatMap(([name, sub]) =>
+      invalidValues(sub).map(({ label, value }) => ({ label: `${name}: ${label}`, apply: (b: JsonObject) => ({ ...b, [name]: value }) })),
+    ),
+    { label: 'an empty object', apply: () => ({}) },
+    { label: 'a JSON array instead of an object', apply: (b) => [b] },
+    { label: 'a JSON string instead of an object', apply: () => 'pet' },
+    { label: 'a JSON number instead of an object', apply: () => 1n },
+    { label: 'JSON null instead of an object', apply: () => null },
+    { label: 'JSON true instead of an object', apply: () => true },
+    { label: 'malformed JSON: truncated', apply: (b) => ({ raw: stringifyJson(b).slice(0, -1) }) },
+    { label: 'malformed JSON: trailing comma', apply: (b) => ({ raw: stringifyJson(b).slice(0, -1) + ',}' }) },
+    { label: 'malformed JSON: single quotes', apply: (b) => ({ raw: stringifyJson(b).replace(/"/g, "'") }) },
+    { label: 'malformed JSON: not JSON at all', apply: () => ({ raw: 'name=Rex&categoryId=1' }) },
+    { label: 'an empty body', apply: () => ({ raw: '' }) },
+  ];
+  return fc.tuple(validBody(op, prefix), fc.constantFrom(...mutations)).map(([body, mutation]) => {
+    const result = mutation.apply(body.value as JsonObject);
+    if (result !== null && typeof result === 'object' && 'raw' in result && typeof result.raw === 'string') {
+      return { label: mutation.label, text: result.raw };
+    }
+    const value = result as JsonValue;
+    return { label: mutation.label, value, text: stringifyJson(value) };
+  });
+}
+
+export function queryParameters(op: OperationDescriptor): ParameterDescriptor[] {
+  return op.parameters.filter((p) => p.in === 'query');
+}
+
+/** A query string of valid values; each optional parameter is sometimes left out. */
+export function validQuery(op: OperationDescriptor): fc.Arbitrary<Record<string, string>> {
+  const model = Object.fromEntries(queryParameters(op).map((p) => [p.name, valueArbitrary(p.schema).map(String)]));
+  const required = queryParameters(op).filter((p) => p.required).map((p) => p.name);
+  return fc.record(model, { requiredKeys: required }) as fc.Arbitrary<Record<string, string>>;
+}
+
+/** Texts a query parameter's schema rejects. */
+export function invalidParameterTexts(parameter: ParameterDescriptor): { label: string; text: string }[] {
+  const schema = parameter.schema;
+  const out: { label: string; text: string }[] = [];
+  if (schema['type'] === 'integer') {
+    const [min, max] = integerRange(schema);
+    out.push(
+      { label: `below the minimum (${min - 1n})`, text: String(min - 1n) },
+      { label: `above the maximum (${max + 1n})`, text: String(max + 1n) },
+      { label: 'not a number', text: 'abc' },
+      { label: 'a number with a fraction', text: '1.5' },
+      { label: 'empty', text: '' },
+      { label: 'far beyond int64', text: '99999999999999999999999' },
+    );
+    if (min > -(2n ** 63n)) out.push({ label: 'negative', text: '-1' });
+  } else {
+    for (const { label, value } of invalidValues(schema)) if (typeof value === 'string') out.push({ label, text: value });
+  }
+  return out;
+}
+
+export function queryString(query: Record<string, string>): string {
+  const entries = Object.entries(query);
+  return entries.length === 0 ? '' : '?' + entries.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+}
+
+/** Fills a path template such as `/pets/{petId}`. */
+export function fillPath(template: string, values: Record<string, string>): string {
+  return template.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? ''));
+}
+
+/** Values for a path parameter across its whole schema (int64 extremes included). */
+export function pathValue(parameter: ParameterDescriptor): fc.Arbitrary<string> {
+  if (parameter.schema['type'] === 'integer') return integerArbitrary(parameter.schema).map(String);
+  return valueArbitrary(parameter.schema).map(String);
+}
+
+/**
+ * Authorization headers that carry no acceptable credential (`null`: no
+ * header at all), each labelled. Derived from the key so that near misses
+ * (a prefix, a suffix, another scheme) are tried, never the key itself.
+ */
+export function refusedAuthorization(apiKey: string): fc.Arbitrary<{ label: string; header: string | null }> {
+  const near = [
+    { label: 'no Authorization header', header: null },
+    { label: 'an empty Authorization header', header: '' },
+    { label: 'the Bearer scheme with no token', header: 'Bearer' },
+    { label: 'the key without a scheme', header: apiKey },
+    { label: 'the key with the Basic scheme', header: `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}` },
+    { label: 'the key with another scheme', header: `Token ${apiKey}` },
+    { label: 'the key with a character appended', header: `Bearer ${apiKey}x` },
+    { label: 'the key with a character prepended', header: `Bearer x${apiKey}` },
+    { label: 'the key without its last character', header: `Bearer ${apiKey.slice(0, -1)}` },
+    { label: 'a key that differs in case', header: `Bearer ${swapCase(apiKey)}` },
+    { label: 'a wrong key', header: 'Bearer wrong-key-0000' },
+  ].filter((c) => c.header === null || c.header.trim() !== `Bearer ${apiKey}`);
+  const randomWrong = fc
+    .stringMatching(/^[A-Za-z0-9\-._~+/]{1,40}$/)
+    .filter((token) => token !== apiKey)
+    .map((token) => ({ label: 'a random wrong key', header: `Bearer ${token}` }));
+  return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...near) }, { weight: 1, arbitrary: randomWrong });
+}
+
+function swapCase(text: string): string {
+  const swapped = [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+  return swapped === text ? `${text}X` : swapped;
+}

@@ -1,0 +1,92 @@
+/**
+ * auth (seed §5): every operation requires a bearer API key; a missing or
+ * invalid key gets 401 with an Error body, whatever else is wrong with the
+ * request (checked before validation and before lookup); a valid key is never
+ * refused.
+ */
+import fc from 'fast-check';
+import { invalidBody, refusedAuthorization } from '../arbitraries/requests.js';
+import { expectErrorBody, expectStatus, propertyCheck } from '../check.js';
+import type { Check, CheckContext } from '../types.js';
+import { sendPlanned, validRequest, type PlannedRequest } from './shared.js';
+
+const SECTION = '§5 Authentication';
+
+export function authChecks(ctx: CheckContext): Check[] {
+  const checks: Check[] = [];
+  for (const op of ctx.operations.filter((o) => o.requiresAuth)) {
+    checks.push(
+      propertyCheck({
+        id: `auth.${op.operationId}.refused`,
+        family: 'auth',
+        operationId: op.operationId,
+        title: `${op.operationId} answers 401 with an Error body to a missing or invalid API key, before validating or looking anything up`,
+        requirement: 'When the key is missing or invalid, the service answers 401 with an Error body (§5.3); every operation requires HTTP bearer authentication (§5.1).',
+        seedSection: SECTION,
+        writes: op.method !== 'GET',
+        arbitrary: (c) => {
+          // Valid and invalid requests alike: the key is judged first.
+          const requests: fc.Arbitrary<PlannedRequest>[] = [validRequest(op, c.options.namePrefix)];
+          if (op.requestBody) {
+            requests.push(invalidBody(op, c.options.namePrefix).map((body) => ({ method: op.method, path: op.path, body, description: body.label })));
+          }
+          return fc.tuple(refusedAuthorization(c.options.apiKey), fc.oneof(...requests));
+        },
+        async predicate(c, [auth, planned]) {
+          const sent = await sendPlanned(c, 'auth', op, planned, auth.header);
+          expectStatus(sent, [401], `${op.operationId} with ${auth.label}`);
+          expectErrorBody(sent);
+          const challenge = sent.response.headers['www-authenticate'];
+          c.unspecified(
+            {
+              decision: 'www-authenticate',
+              family: 'auth',
+              operationId: op.operationId,
+              seed: '§4 "Response headers of any operation: not shown"',
+              observed: challenge === undefined ? 'a 401 without WWW-Authenticate' : `WWW-Authenticate: ${challenge}`,
+              referenceBehaviour: 'every 401 carries WWW-Authenticate: Bearer realm="petstore" (RFC 6750 §3)',
+              ...sent,
+            },
+            challenge !== undefined && /^bearer\b/i.test(challenge),
+          );
+        },
+        runs: (c) => Math.max(1, Math.round(c.options.runs / (op.method === 'GET' ? 1 : 2))),
+      }),
+    );
+  }
+
+  const list = ctx.operations.find((o) => o.method === 'GET' && o.requiresAuth && !o.path.includes('{'));
+  if (list) {
+    checks.push(
+      propertyCheck({
+        id: `auth.${list.operationId}.accepted`,
+        family: 'auth',
+        operationId: list.operationId,
+        title: `${list.operationId} accepts the valid API key on every valid request`,
+        requirement: 'The client sends its API key in the Authorization header as `Bearer <API_KEY>` (§5.2); only a missing or invalid key is refused (§5.3).',
+        seedSection: SECTION,
+        writes: false,
+        arbitrary: (c) => validRequest(list, c.options.namePrefix),
+        async predicate(c, planned) {
+          const sent = await sendPlanned(c, 'auth', list, planned);
+          expectStatus(sent, [200], `${list.operationId} with the valid key`);
+          const lower = await sendPlanned(c, 'auth', list, planned, `bearer ${c.options.apiKey}`);
+          c.unspecified(
+            {
+              decision: 'bearer-scheme-case',
+              family: 'auth',
+              operationId: list.operationId,
+              seed: '§5.2 "sends its API key ... as `Bearer <API_KEY>`" (the case of the scheme is not discussed)',
+              observed: `\`bearer <key>\` (lower case) was answered ${lower.response.status}`,
+              referenceBehaviour: 'the scheme is case-insensitive (RFC 9110 §11.1): `bearer <key>` is accepted',
+              ...lower,
+            },
+            lower.response.status === 200,
+          );
+        },
+        runs: (c) => Math.max(1, Math.round(c.options.runs / 4)),
+      }),
+    );
+  }
+  return checks;
+}

@@ -1,0 +1,100 @@
+/**
+ * deprecation (seed §4.3, §9): a deprecated operation keeps working until its
+ * removal date, judged by the target's own clock (its Date header). Its
+ * deprecation headers are not required (response headers are "not shown"),
+ * but where present they must be right: `Deprecation` an RFC 9745 structured
+ * date (`@<seconds>`), `Sunset` an HTTP-date (RFC 8594) on the removal day.
+ * From the removal date on the operation may be gone: 404 or 410 with an
+ * Error body.
+ */
+import fc from 'fast-check';
+import { fillPath, validBody } from '../arbitraries/requests.js';
+import { exampleCheck, expectErrorBody, expectStatus } from '../check.js';
+import { idOf } from '../knowledge.js';
+import { Violation, type Check, type CheckContext } from '../types.js';
+import { createPet, listOperation } from './shared.js';
+
+const SECTION = '§4.3 Get an animal (deprecated), §9 Versioning';
+
+// RFC 9745 §2.1: Deprecation = sf-date, i.e. "@" followed by an integer.
+const SF_DATE = /^@-?\d{1,15}$/;
+// RFC 9110 §5.6.7: IMF-fixdate, plus the two obsolete forms a recipient must accept.
+const HTTP_DATE = [
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+  /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
+];
+
+export function deprecationChecks(ctx: CheckContext): Check[] {
+  return ctx.operations
+    .filter((op) => op.deprecated && op.parameters.some((p) => p.in === 'path'))
+    .map((op) => {
+      const idParam = op.parameters.find((p) => p.in === 'path')!;
+      const removal = op.sunset;
+      return exampleCheck({
+        id: `deprecation.${op.operationId}.signals`,
+        family: 'deprecation',
+        operationId: op.operationId,
+        title: `${op.operationId} works until ${removal?.toISOString().slice(0, 10) ?? 'its removal'} by the target's clock, with well-formed Deprecation/Sunset headers where present`,
+        requirement: `The operation is marked deprecated and is scheduled for removal on ${removal?.toUTCString().slice(5, 16) ?? '(no date)'}; the replacement is ${op.replacement ?? '(none)'} (§4.3, §9).`,
+        seedSection: SECTION,
+        writes: false,
+        async scenario(c) {
+          const id = await someExistingId(c);
+          const sent = await c.send('deprecation', { method: op.method, path: fillPath(op.path, { [idParam.name]: id ?? '1' }), operationId: op.operationId });
+          const now = c.targetNow();
+          const removed = removal !== undefined && now >= removal.getTime();
+          if (!removed) {
+            expectStatus(sent, id === undefined ? [200, 404] : [200], `${op.operationId} before its removal date (target clock ${new Date(now).toISOString()})`);
+          } else {
+            expectStatus(sent, [200, 404, 410], `${op.operationId} after its removal date`);
+            if (sent.response.status !== 200) expectErrorBody(sent);
+          }
+          const { deprecation, sunset, link } = sent.response.headers;
+          if (deprecation !== undefined && !SF_DATE.test(deprecation.trim())) {
+            throw new Violation(`Deprecation: ${deprecation} is not an RFC 9745 structured date such as @1735689600`, sent);
+          }
+          if (sunset !== undefined) {
+            const value = sunset.trim();
+            if (!HTTP_DATE.some((form) => form.test(value)) || Number.isNaN(Date.parse(value))) {
+              throw new Violation(`Sunset: ${sunset} is not an HTTP-date (RFC 8594 §3, RFC 9110 §5.6.7)`, sent);
+            }
+            if (removal && new Date(Date.parse(value)).toISOString().slice(0, 10) !== removal.toISOString().slice(0, 10)) {
+              throw new Violation(`Sunset: ${sunset} does not name the removal date ${removal.toUTCString()}`, sent);
+            }
+          }
+          c.unspecified(
+            {
+              decision: 'deprecation-headers',
+              family: 'deprecation',
+              operationId: op.operationId,
+              seed: '§4 "Response headers of any operation: not shown"',
+              observed: `Deprecation ${deprecation ?? '(absent)'}, Sunset ${sunset ?? '(absent)'}, Link ${link ?? '(absent)'}`,
+              referenceBehaviour: 'Deprecation: @<seconds>, Sunset: Thu, 05 Dec 2030 00:00:00 GMT and Link: <…/pets>; rel="successor-version" on every answer',
+              ...sent,
+            },
+            deprecation !== undefined && sunset !== undefined && link !== undefined && /rel="?successor-version"?/.test(link),
+          );
+          if (sent.response.headers['date'] === undefined) return 'the target sends no Date header; its removal date was judged by the local clock';
+          return undefined;
+        },
+      });
+    });
+}
+
+/** An id the target has: one this run created, else one it lists, else a new one if writes are allowed. */
+async function someExistingId(c: CheckContext): Promise<string | undefined> {
+  const known = c.knowledge.all()[0];
+  if (known) return known.id;
+  const list = listOperation(c);
+  if (list) {
+    const sent = await c.send('deprecation', { method: 'GET', path: list.path, operationId: list.operationId });
+    const first = Array.isArray(sent.response.json) ? idOf(sent.response.json[0]) : undefined;
+    if (first) return first;
+  }
+  const create = c.operations.find((o) => o.method === 'POST' && o.requestBody);
+  if (!create || c.options.readOnly) return undefined;
+  const [body] = fc.sample(validBody(create, c.options.namePrefix), { numRuns: 1, seed: c.options.seed });
+  const { pet } = await createPet(c, 'deprecation', body!);
+  return idOf(pet);
+}

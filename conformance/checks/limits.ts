@@ -1,0 +1,147 @@
+/**
+ * limits (seed §4.1, §8): `limit` is at least 1, at most 100, 20 by default,
+ * and a page never holds more pets than asked for. The bounds come from the
+ * spec's page-size parameter. To make short pages meaningful the target is
+ * first given more pets than the maximum page (within --max-writes).
+ */
+import fc from 'fast-check';
+import type { OperationDescriptor } from '../../spec/operations.js';
+import { invalidParameterTexts, queryString, validBody } from '../arbitraries/requests.js';
+import { integerRange } from '../arbitraries/schema.js';
+import { expectErrorBody, expectStatus, propertyCheck } from '../check.js';
+import { WriteBudgetExhausted } from '../client.js';
+import type { Check, CheckContext, Family } from '../types.js';
+import { checkPage } from './page.js';
+import { createPet, filterParameters, listOperation, pageSizeParameter } from './shared.js';
+
+const SECTION = '§4.1 List animals, §8 Limits';
+
+const populated = new WeakMap<object, Promise<void>>();
+
+/** Makes sure the target holds more pets than the largest page, creating the difference (once per run). */
+export function ensurePopulation(ctx: CheckContext, family: Family, op: OperationDescriptor, max: bigint): Promise<void> {
+  let pending = populated.get(ctx.knowledge);
+  if (!pending) {
+    pending = (async () => {
+      if (ctx.options.readOnly) return;
+      const sent = await ctx.send(family, { method: 'GET', path: `${op.path}?${pageSizeParameter(op)!.name}=${max}`, operationId: op.operationId });
+      const have = Array.isArray(sent.response.json) ? sent.response.json.length : 0;
+      const needed = Number(max) + 1 - have;
+      if (needed <= 0) return;
+      const create = ctx.operations.find((o) => o.method === 'POST' && o.requestBody);
+      if (!create) return;
+      const bodies = fc.sample(validBody(create, ctx.options.namePrefix), { numRuns: needed, seed: ctx.options.seed });
+      try {
+        for (const body of bodies) await createPet(ctx, family, body);
+      } catch (error) {
+        if (!(error instanceof WriteBudgetExhausted)) throw error;
+      }
+    })();
+    populated.set(ctx.knowledge, pending);
+  }
+  return pending;
+}
+
+export function limitsChecks(ctx: CheckContext): Check[] {
+  const op = listOperation(ctx);
+  const size = op && pageSizeParameter(op);
+  if (!op || !size) return [];
+  const [min, max] = integerRange(size.schema);
+  const fallback = typeof size.schema['default'] === 'number' ? BigInt(size.schema['default'] as number) : max;
+  const filters = filterParameters(op);
+  const filterValue = fc.record(
+    Object.fromEntries(filters.map((f) => [f.name, fc.constantFrom(...((f.schema['enum'] ?? []) as string[]))])),
+    { requiredKeys: [] },
+  ) as fc.Arbitrary<Record<string, string>>;
+  const base = { family: 'limits', operationId: op.operationId, seedSection: SECTION, writes: true } as const;
+
+  async function page(c: CheckContext, limit: bigint | undefined, filter: Record<string, string>) {
+    await ensurePopulation(c, 'limits', op!, max);
+    const query = { ...(limit === undefined ? {} : { [size!.name]: String(limit) }), ...filter };
+    const sentAt = performance.now();
+    const sent = await c.send('limits', { method: 'GET', path: op!.path + queryString(query), operationId: op!.operationId });
+    expectStatus(sent, [200], `listing with ${JSON.stringify(query)}`);
+    checkPage(c, sent, { limit: limit ?? fallback, filters: filter, sentAt });
+  }
+
+  return [
+    propertyCheck({
+      ...base,
+      id: `limits.${op.operationId}.at-most-limit`,
+      title: `${op.operationId} returns at most \`${size.name}\` pets for every ${size.name} in ${min}..${max}, and all of them when fewer exist`,
+      requirement: `${size.name}: minimum ${min}, maximum ${max}; "Maximum number of animals returned" (§4.1, §8).`,
+      arbitrary: () =>
+        fc.tuple(fc.oneof(fc.bigInt({ min, max }), fc.constantFrom(min, max, fallback, max - 1n, min + 1n)), filterValue),
+      predicate: (c, [limit, filter]) => page(c, limit, filter),
+      runs: (c) => Math.max(1, Math.round(c.options.runs / 2)),
+    }),
+    propertyCheck({
+      ...base,
+      id: `limits.${op.operationId}.default`,
+      title: `${op.operationId} without \`${size.name}\` returns at most ${fallback} pets, and all of them when fewer exist`,
+      requirement: `${size.name} default ${fallback} (§4.1, §8).`,
+      arbitrary: () => filterValue,
+      predicate: (c, filter) => page(c, undefined, filter),
+      runs: (c) => Math.max(1, Math.round(c.options.runs / 10)),
+    }),
+    propertyCheck({
+      ...base,
+      id: `limits.${op.operationId}.out-of-range`,
+      title: `${op.operationId} answers an out-of-range or malformed \`${size.name}\` without a server error (the answer itself is advisory)`,
+      requirement: `Behaviour for an out-of-range limit is not shown (§7); a conforming service still never fails on client input.`,
+      writes: false,
+      arbitrary: () => fc.constantFrom(...invalidParameterTexts(size)),
+      async predicate(c, invalid) {
+        const sent = await c.send('limits', { method: 'GET', path: `${op.path}?${size.name}=${encodeURIComponent(invalid.text)}`, operationId: op.operationId });
+        expectStatus(sent, [200, 400, 422], `${size.name} ${invalid.label}`);
+        if (sent.response.status === 200) {
+          const items = sent.response.json;
+          if (!Array.isArray(items) || BigInt(items.length) > max) {
+            expectStatus(sent, [400], `${size.name} ${invalid.label} answered 200 with more than ${max} pets or no list`);
+          }
+        } else expectErrorBody(sent);
+        c.unspecified(
+          {
+            decision: `${size.name}-out-of-range`,
+            family: 'limits',
+            operationId: op.operationId,
+            seed: '§7 "Behaviour for an out-of-range `limit` or an invalid `status` filter value on listing: not shown"',
+            observed: `${size.name}=${invalid.text} (${invalid.label}) was answered ${sent.response.status}`,
+            referenceBehaviour: '400 invalid_parameter',
+            ...sent,
+          },
+          sent.response.status === 400,
+        );
+      },
+      runs: (c) => Math.min(c.options.runs, 20),
+    }),
+    ...filters.map((filter) =>
+      propertyCheck({
+        ...base,
+        id: `limits.${op.operationId}.invalid-${filter.name}`,
+        title: `${op.operationId} answers an invalid \`${filter.name}\` filter without a server error (the answer itself is advisory)`,
+        requirement: 'Behaviour for an invalid `status` filter value is not shown (§7); a conforming service still never fails on client input.',
+        writes: false,
+        arbitrary: () => fc.constantFrom(...invalidParameterTexts(filter)),
+        async predicate(c, invalid) {
+          const sent = await c.send('limits', { method: 'GET', path: `${op.path}?${filter.name}=${encodeURIComponent(invalid.text)}`, operationId: op.operationId });
+          expectStatus(sent, [200, 400, 422], `${filter.name} ${invalid.label}`);
+          if (sent.response.status !== 200) expectErrorBody(sent);
+          c.unspecified(
+            {
+              decision: `${filter.name}-filter-invalid`,
+              family: 'limits',
+              operationId: op.operationId,
+              seed: '§7 "Behaviour for an out-of-range `limit` or an invalid `status` filter value on listing: not shown"',
+              observed: `${filter.name}=${invalid.text} (${invalid.label}) was answered ${sent.response.status}`,
+              referenceBehaviour: '400 invalid_parameter',
+              ...sent,
+            },
+            sent.response.status === 400,
+          );
+        },
+        runs: (c) => Math.min(c.options.runs, 10),
+      }),
+    ),
+  ];
+}

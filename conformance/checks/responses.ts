@@ -1,0 +1,100 @@
+/**
+ * responses (seed §4, §7): every answer the suite receives, whatever family
+ * asked, is judged here: never a 5xx, a status the spec declares for the
+ * operation (or a 4xx error), `application/json`, a body that matches the
+ * spec (Prism and the exact int64 validator), and for every error the Error
+ * body `{code, message, status}` with `status` equal to the HTTP status.
+ * Problems are grouped per operation and kind, with the first exchange kept.
+ */
+import type { OperationDescriptor } from '../../spec/operations.js';
+import { errorBodyProblem } from '../check.js';
+import type { Exchange } from '../client.js';
+import type { Oracle } from '../oracle.js';
+import type { CheckOutcome, Failure } from '../types.js';
+
+const REQUIREMENT = 'All bodies are application/json (§4); every error response carries the Error body {code, message, status} (§7); the statuses are those of §4.';
+
+export interface ResponseJudge {
+  observe(exchange: Exchange): void;
+  outcomes(): CheckOutcome[];
+}
+
+export function createResponseJudge(operations: readonly OperationDescriptor[], oracle: Oracle): ResponseJudge {
+  const seen = new Map<string, number>();
+  const problems = new Map<string, { failure: Failure; count: number }>();
+  const byId = new Map(operations.map((op) => [op.operationId, op]));
+
+  function problemsOf(op: OperationDescriptor, exchange: Exchange): string[] {
+    const { response } = exchange;
+    const out: string[] = [];
+    if (response.status >= 500) out.push(`a ${response.status} server error: a conforming service never fails on client input`);
+    const declared = op.responses.find((r) => r.status === response.status);
+    if (response.status >= 300 && response.status < 400) {
+      out.push(`a ${response.status} redirect${response.headers['location'] ? ` to ${response.headers['location']}` : ''}: the spec declares none, and the suite never follows one (the API key would travel with it)`);
+    } else if (!declared && response.status < 400) {
+      out.push(`status ${response.status} is not one the spec declares for ${op.operationId} (${op.responses.map((r) => r.status).join(', ')})`);
+    }
+    const hasBody = response.text.length > 0;
+    const type = response.headers['content-type'];
+    if (hasBody && (!type || type.split(';')[0]!.trim().toLowerCase() !== 'application/json')) {
+      out.push(`Content-Type is ${type ?? '(absent)'}, not application/json`);
+    }
+    if (response.status >= 400 && response.status < 600) {
+      const problem = errorBodyProblem(response);
+      if (problem) out.push(`the ${response.status} answer has no valid Error body: ${problem}`);
+    }
+    if (declared) out.push(...oracle.judge(op, response).filter((p) => !/media type|content-type/i.test(p) || !out.some((o) => o.startsWith('Content-Type'))));
+    return out;
+  }
+
+  return {
+    observe(exchange) {
+      const op = byId.get(exchange.request.operationId);
+      if (!op) return;
+      seen.set(op.operationId, (seen.get(op.operationId) ?? 0) + 1);
+      for (const message of problemsOf(op, exchange)) {
+        // Group by operation, status and the problem's wording without its numbers.
+        const key = `${op.operationId} ${exchange.response.status} ${message.replace(/-?\d+/g, 'N')}`;
+        const entry = problems.get(key);
+        if (entry) entry.count++;
+        else {
+          problems.set(key, {
+            count: 1,
+            failure: {
+              checkId: `responses.${op.operationId}`,
+              family: 'responses',
+              operationId: op.operationId,
+              requirement: REQUIREMENT,
+              seedSection: '§4 Endpoints, §7 Errors',
+              message,
+              request: exchange.request,
+              response: exchange.response,
+            },
+          });
+        }
+      }
+    },
+    outcomes() {
+      return operations.map((op) => {
+        const failures = [...problems.values()].filter((p) => p.failure.operationId === op.operationId);
+        const base = {
+          id: `responses.${op.operationId}`,
+          family: 'responses' as const,
+          operationId: op.operationId,
+          title: `every answer of ${op.operationId} conforms to the spec (status, Content-Type, body, Error shape; never 5xx)`,
+          runs: seen.get(op.operationId) ?? 0,
+          durationMs: 0,
+        };
+        if (failures.length === 0) return { ...base, status: 'passed' as const };
+        const first = failures[0]!;
+        const more = failures.length > 1 ? ` (and ${failures.length - 1} other kind${failures.length > 2 ? 's' : ''} of problem)` : '';
+        return {
+          ...base,
+          status: 'failed' as const,
+          failure: { ...first.failure, message: first.failure.message + more, occurrences: first.count },
+          extraFailures: failures.slice(1).map((f) => ({ ...f.failure, occurrences: f.count })),
+        };
+      });
+    },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * Request builders shared by the families: a valid request for any operation
+ * (so that every family can target every operation the spec has), and the
+ * spec facts the checks read (the page-size and filter parameters).
+ */
+import fc from 'fast-check';
+import type { OperationDescriptor, ParameterDescriptor } from '../../spec/operations.js';
+import type { JsonObject } from '../../src/json/index.js';
+import { fillPath, pathValue, queryParameters, queryString, validBody, validQuery, type GeneratedBody } from '../arbitraries/requests.js';
+import { expectStatus } from '../check.js';
+import type { WireRequest, WireResponse } from '../client.js';
+import { Violation, type CheckContext, type Family } from '../types.js';
+
+export interface PlannedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly body?: GeneratedBody;
+  readonly description: string;
+}
+
+/** Any request the operation's parameters and body schema allow. */
+export function validRequest(op: OperationDescriptor, prefix: string): fc.Arbitrary<PlannedRequest> {
+  const pathParams = op.parameters.filter((p) => p.in === 'path');
+  const path = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, pathValue(p)])) as Record<string, fc.Arbitrary<string>>);
+  const body = op.requestBody ? validBody(op, prefix).map((b): GeneratedBody | undefined => b) : fc.constant(undefined);
+  return fc.tuple(path, validQuery(op), body).map(([pathValues, query, generated]) => ({
+    method: op.method,
+    path: fillPath(op.path, pathValues) + queryString(query),
+    ...(generated ? { body: generated } : {}),
+    description: `${op.method} ${op.path}`,
+  }));
+}
+
+export function sendPlanned(ctx: CheckContext, family: Family, op: OperationDescriptor, planned: PlannedRequest, auth?: string | null) {
+  return ctx.send(family, {
+    method: planned.method,
+    path: planned.path,
+    operationId: op.operationId,
+    ...(planned.body ? { body: planned.body.text } : {}),
+    ...(auth !== undefined ? { auth } : {}),
+  });
+}
+
+/** The integer query parameter with a maximum: the page size (`limit`). */
+export function pageSizeParameter(op: OperationDescriptor): ParameterDescriptor | undefined {
+  return queryParameters(op).find((p) => p.schema['type'] === 'integer' && typeof p.schema['maximum'] === 'number');
+}
+
+/** Query parameters whose name is a property of the listed items: filters (`status`). */
+export function filterParameters(op: OperationDescriptor): ParameterDescriptor[] {
+  const items = (op.responses.find((r) => r.status === 200)?.schema?.['items'] ?? {}) as { properties?: object };
+  const names = Object.keys(items.properties ?? {});
+  return queryParameters(op).filter((p) => names.includes(p.name));
+}
+
+/** The operation that lists (GET without path parameters, answering an array). */
+export function listOperation(ctx: CheckContext): OperationDescriptor | undefined {
+  return ctx.operations.find((op) => op.method === 'GET' && !op.path.includes('{') && op.responses.some((r) => r.status === 200 && r.schema?.['type'] === 'array'));
+}
+
+/** The operation that creates (POST with a body answering 201). */
+export function createOperation(ctx: CheckContext): OperationDescriptor | undefined {
+  return ctx.operations.find((op) => op.method === 'POST' && op.requestBody && op.responses.some((r) => r.status === 201));
+}
+
+/** The operation that reads one item by a path id. */
+export function getOperation(ctx: CheckContext): OperationDescriptor | undefined {
+  return ctx.operations.find((op) => op.method === 'GET' && op.path.includes('{') && op.responses.some((r) => r.status === 200));
+}
+
+export function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Creates a pet with a valid body and records it; the 201 is required. */
+export async function createPet(ctx: CheckContext, family: Family, body: GeneratedBody): Promise<{ pet: JsonObject; sent: { request: WireRequest; response: WireResponse } }> {
+  const op = createOperation(ctx);
+  if (!op) throw new Error('the spec has no create operation');
+  const sent = await ctx.send(family, { method: op.method, path: op.path, body: body.text, operationId: op.operationId });
+  expectStatus(sent, [201], `creating a pet with ${body.text}`);
+  const pet = sent.response.json;
+  if (!isObject(pet) || typeof pet['id'] !== 'bigint') throw new Violation('the 201 body is not a Pet with an integer id', sent);
+  ctx.knowledge.record(pet);
+  return { pet, sent };
+}

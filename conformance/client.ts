@@ -1,0 +1,218 @@
+/**
+ * The suite's only way to reach a target: undici, with the safety rails a
+ * shared staging environment needs. A bounded number of connections, an
+ * optional request rate, a per-request timeout, a cap on response size,
+ * redirects never followed (so the API key never travels to another origin),
+ * and a write budget. Every exchange is handed to observers (the `responses`
+ * family validates each one) and counted.
+ */
+import { Agent, errors as undiciErrors, request as undiciRequest } from 'undici';
+import { parseJsonBytes, type JsonValue } from '../src/json/index.js';
+
+export interface WireRequest {
+  readonly method: string;
+  /** Path relative to the base URL, with its query: `/pets?limit=5`. */
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The exact bytes sent, as text. */
+  readonly body?: string;
+  /** The operation the request targets, for reporting and response validation. */
+  readonly operationId: string;
+}
+
+export interface WireResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly text: string;
+  /** The body parsed losslessly (integers as bigint), or `undefined` when it is not JSON. */
+  readonly json: JsonValue | undefined;
+  readonly parseError?: string;
+  readonly durationMs: number;
+}
+
+export interface Exchange {
+  readonly request: WireRequest;
+  readonly response: WireResponse;
+  /** The family whose check sent it. */
+  readonly family: string;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  concurrency: number;
+  /** Requests per second at most; 0 for no limit. */
+  rate: number;
+  maxWrites: number;
+  maxResponseBytes: number;
+  /** Methods that change state; counted against maxWrites. */
+  writeMethods?: readonly string[];
+}
+
+/** The target could not be talked to at all: reported with exit code 2. */
+export class TargetUnreachableError extends Error {
+  readonly code = 'target_unreachable';
+}
+
+/** A request that got no HTTP answer (timeout, reset, TLS, oversized body). */
+export class TransportError extends Error {
+  readonly code = 'transport_error';
+  constructor(
+    message: string,
+    readonly request: WireRequest,
+  ) {
+    super(message);
+  }
+}
+
+export class WriteBudgetExhausted extends Error {
+  readonly code = 'write_budget_exhausted';
+}
+
+export type Observer = (exchange: Exchange) => void;
+
+export interface Client {
+  readonly baseUrl: string;
+  /** `Bearer <key>`: the credential the target must accept. */
+  readonly authorization: string;
+  send(family: string, request: WireRequest): Promise<WireResponse>;
+  /** Writes left in the budget. */
+  writesLeft(): number;
+  observe(observer: Observer): void;
+  stats(): { requests: number; writes: number; transportErrors: number; busyMs: number };
+  close(): Promise<void>;
+}
+
+export function joinUrl(baseUrl: string, path: string): string {
+  return baseUrl.replace(/\/+$/, '') + path;
+}
+
+export function createClient(options: ClientOptions): Client {
+  const origin = new URL(options.baseUrl);
+  const agent = new Agent({
+    connections: options.concurrency,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    connectTimeout: options.timeoutMs,
+    pipelining: 1,
+  });
+  const observers: Observer[] = [];
+  const writeMethods = new Set(options.writeMethods ?? ['POST', 'PUT', 'PATCH', 'DELETE']);
+  let requests = 0;
+  let writes = 0;
+  let transportErrors = 0;
+  let busyMs = 0;
+  let inFlight = 0;
+  const waiting: (() => void)[] = [];
+  let nextSlot = 0;
+
+  async function acquire(): Promise<void> {
+    if (inFlight >= options.concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
+    inFlight++;
+    if (options.rate > 0) {
+      const now = performance.now();
+      const slot = Math.max(now, nextSlot);
+      nextSlot = slot + 1000 / options.rate;
+      if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
+    }
+  }
+
+  function release(): void {
+    inFlight--;
+    waiting.shift()?.();
+  }
+
+  async function send(family: string, request: WireRequest): Promise<WireResponse> {
+    if (writeMethods.has(request.method)) {
+      if (writes >= options.maxWrites) throw new WriteBudgetExhausted(`the write budget (--max-writes ${options.maxWrites}) is used up`);
+      writes++;
+    }
+    await acquire();
+    const started = performance.now();
+    requests++;
+    try {
+      const url = joinUrl(options.baseUrl, request.path);
+      let res;
+      try {
+        res = await undiciRequest(url, {
+          dispatcher: agent,
+          method: request.method as 'GET',
+          headers: request.headers,
+          ...(request.body !== undefined ? { body: request.body } : {}),
+        });
+      } catch (error) {
+        transportErrors++;
+        throw new TransportError(describeTransportError(error, options.timeoutMs), request);
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      try {
+        for await (const chunk of res.body) {
+          size += (chunk as Buffer).length;
+          if (size > options.maxResponseBytes) {
+            res.body.destroy();
+            transportErrors++;
+            throw new TransportError(`the response body is larger than ${options.maxResponseBytes} bytes`, request);
+          }
+          chunks.push(chunk as Buffer);
+        }
+      } catch (error) {
+        if (error instanceof TransportError) throw error;
+        transportErrors++;
+        throw new TransportError(describeTransportError(error, options.timeoutMs), request);
+      }
+      const bytes = Buffer.concat(chunks);
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(res.headers)) {
+        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      const text = bytes.toString('utf8');
+      const parsed = bytes.length === 0 ? undefined : parseJsonBytes(bytes, { maxDepth: 64, maxMembers: 1_000_000 });
+      const durationMs = performance.now() - started;
+      const response: WireResponse = {
+        status: res.statusCode,
+        headers,
+        text,
+        json: parsed?.ok ? parsed.value : undefined,
+        ...(parsed && !parsed.ok ? { parseError: parsed.message } : {}),
+        durationMs,
+      };
+      for (const observer of observers) observer({ request, response, family });
+      return response;
+    } finally {
+      busyMs += performance.now() - started;
+      release();
+    }
+  }
+
+  return {
+    baseUrl: origin.href.replace(/\/+$/, ''),
+    authorization: `Bearer ${options.apiKey}`,
+    send,
+    writesLeft: () => options.maxWrites - writes,
+    observe: (observer) => void observers.push(observer),
+    stats: () => ({ requests, writes, transportErrors, busyMs }),
+    close: () => agent.close(),
+  };
+}
+
+function describeTransportError(error: unknown, timeoutMs: number): string {
+  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.ConnectTimeoutError) {
+    return `no answer within ${timeoutMs} ms`;
+  }
+  const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  const code = e.code ?? e.cause?.code;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'the connection was refused';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'the connection was reset or closed before a complete answer';
+    case 'ENOTFOUND':
+      return 'the host name does not resolve';
+    default:
+      if (typeof code === 'string' && /CERT|TLS|SSL/.test(code)) return `TLS error: ${code}`;
+      return `${code ?? 'transport error'}: ${e.message}`;
+  }
+}

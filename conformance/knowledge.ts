@@ -1,0 +1,87 @@
+/**
+ * What the suite knows for certain about the target: the pets this run
+ * created (confirmed by a 201) and the target's clock. Nothing else is
+ * assumed: the target may hold other pets, other clients may be writing,
+ * lists may come in any order and ids may be any int64.
+ */
+import { componentSchema } from '../spec/operations.js';
+import { stringifyJson, type JsonObject, type JsonValue } from '../src/json/index.js';
+
+export interface CreatedPet {
+  /** The id as exact digits. */
+  readonly id: string;
+  /** The 201 body: the pet as the target says it stored it. */
+  readonly pet: JsonObject;
+  /** performance.now() when the 201 arrived. */
+  readonly confirmedAt: number;
+}
+
+/** The Pet properties the spec names: the ones compared for "the same fields". */
+const PET_FIELDS = Object.keys(componentSchema('Pet')['properties'] as object);
+const ID_FIELD = 'id';
+
+export function idOf(value: JsonValue | undefined): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const id = value[ID_FIELD];
+  return typeof id === 'bigint' ? id.toString() : undefined;
+}
+
+/** The first spec field in which `observed` differs from `expected`, if any. */
+export function differingField(expected: JsonObject, observed: JsonObject): string | undefined {
+  for (const field of PET_FIELDS) {
+    const a = expected[field];
+    const b = observed[field];
+    if (a === undefined && b === undefined) continue;
+    if (a === undefined || b === undefined || stringifyJson(a) !== stringifyJson(b)) return field;
+  }
+  return undefined;
+}
+
+export function describeValue(value: JsonValue | undefined): string {
+  return value === undefined ? '(absent)' : stringifyJson(value);
+}
+
+export class Knowledge {
+  private readonly created = new Map<string, CreatedPet>();
+  private dateAt?: { date: number; at: number };
+
+  record(pet: JsonObject): CreatedPet | undefined {
+    const id = idOf(pet);
+    if (id === undefined) return undefined;
+    const entry = { id, pet, confirmedAt: performance.now() };
+    this.created.set(id, entry);
+    return entry;
+  }
+
+  has(id: string): boolean {
+    return this.created.has(id);
+  }
+
+  get(id: string): CreatedPet | undefined {
+    return this.created.get(id);
+  }
+
+  all(): CreatedPet[] {
+    return [...this.created.values()];
+  }
+
+  /** Pets confirmed before `instant` (performance.now()) whose status is `status` (any when undefined). */
+  confirmedBefore(instant: number, status?: string): CreatedPet[] {
+    return this.all().filter((p) => p.confirmedAt < instant && (status === undefined || p.pet['status'] === status));
+  }
+
+  noteDate(header: string | undefined): void {
+    if (!header) return;
+    const date = Date.parse(header);
+    if (!Number.isNaN(date)) this.dateAt = { date, at: Date.now() };
+  }
+
+  /** The target's time now, from its latest Date header; the local clock when it sent none. */
+  targetNow(): number {
+    return this.dateAt ? this.dateAt.date + (Date.now() - this.dateAt.at) : Date.now();
+  }
+
+  targetDate(): string | undefined {
+    return this.dateAt ? new Date(this.dateAt.date).toISOString() : undefined;
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * Runs the selected families against one target and returns a structured
+ * result; it prints nothing (reporters render the result). Checks run a few
+ * at a time, bounded by the client's concurrency; each property's own runs
+ * are sequential so that its shrinking is deterministic for a given seed.
+ */
+import { operations as specOperations, type OperationDescriptor } from '../spec/operations.js';
+import { authChecks } from './checks/auth.js';
+import { deprecationChecks } from './checks/deprecation.js';
+import { limitsChecks } from './checks/limits.js';
+import { notFoundChecks } from './checks/not-found.js';
+import { createResponseJudge } from './checks/responses.js';
+import { stateChecks } from './checks/state.js';
+import { validationChecks } from './checks/validation.js';
+import { createClient, TargetUnreachableError, TransportError } from './client.js';
+import { Knowledge } from './knowledge.js';
+import { createOracle } from './oracle.js';
+import { FAMILIES, Violation, type Advisory, type Check, type CheckContext, type CheckOutcome, type ConformanceResult, type Failure, type RunOptions } from './types.js';
+
+export const defaultRunOptions = {
+  runs: 100,
+  families: FAMILIES,
+  strict: false,
+  readOnly: false,
+  maxWrites: 1000,
+  rate: 0,
+  concurrency: 8,
+  timeoutMs: 10_000,
+  timeBudgetMs: 600_000,
+  namePrefix: 'conform-',
+  maxResponseBytes: 8 * 1024 * 1024,
+} satisfies Partial<RunOptions>;
+
+export type ConformanceOptions = Partial<RunOptions> & Pick<RunOptions, 'baseUrl' | 'apiKey'> & {
+  /** Operations to check; the spec's by default. */
+  operations?: readonly OperationDescriptor[];
+};
+
+const FAMILY_BUILDERS = [authChecks, validationChecks, limitsChecks, notFoundChecks, deprecationChecks, stateChecks];
+
+export async function runConformance(input: ConformanceOptions): Promise<ConformanceResult> {
+  const options: RunOptions = {
+    ...defaultRunOptions,
+    seed: Date.now() % 2 ** 31,
+    ...input,
+  };
+  const operations = input.operations ?? specOperations;
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const deadline = started + options.timeBudgetMs;
+  const knowledge = new Knowledge();
+  const oracle = await createOracle(operations);
+  const client = createClient({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    timeoutMs: options.timeoutMs,
+    concurrency: options.concurrency,
+    rate: options.rate,
+    maxWrites: options.readOnly ? 0 : options.maxWrites,
+    maxResponseBytes: options.maxResponseBytes,
+  });
+  const judge = options.families.includes('responses') ? createResponseJudge(operations, oracle) : undefined;
+  client.observe((exchange) => knowledge.noteDate(exchange.response.headers['date']));
+  if (judge) client.observe(judge.observe);
+
+  const advisories = new Map<string, Advisory>();
+  const ctx: CheckContext = {
+    client,
+    oracle,
+    knowledge,
+    options,
+    operations,
+    operation(operationId) {
+      const op = operations.find((o) => o.operationId === operationId);
+      if (!op) throw new Error(`no operation ${operationId}`);
+      return op;
+    },
+    async send(family, { auth, headers, ...rest }) {
+      const all: Record<string, string> = { accept: 'application/json' };
+      const credential = auth === undefined ? client.authorization : auth;
+      if (credential !== null) all['authorization'] = credential;
+      if (rest.body !== undefined) all['content-type'] = 'application/json';
+      Object.assign(all, headers);
+      const request = { ...rest, headers: all };
+      const response = await client.send(family, request);
+      return { request, response };
+    },
+    unspecified(advisory, conforms) {
+      if (conforms) return;
+      if (options.strict) {
+        throw new Violation(`${advisory.observed}; --strict requires this project's decision: ${advisory.referenceBehaviour} (the seed leaves it open: ${advisory.seed})`, advisory.request ? { request: advisory.request, ...(advisory.response ? { response: advisory.response } : {}) } : undefined);
+      }
+      const key = `${advisory.decision} ${advisory.operationId}`;
+      if (!advisories.has(key)) advisories.set(key, advisory);
+    },
+    targetNow: () => knowledge.targetNow(),
+    timeLeft: () => Math.max(0, deadline - performance.now()),
+  };
+
+  try {
+    await preflight(ctx);
+    const checks = FAMILY_BUILDERS.flatMap((build) => build(ctx)).filter((check) => options.families.includes(check.family));
+    const outcomes = await runPool(checks, Math.max(1, Math.min(options.concurrency, 8)), async (check) => {
+      options.onProgress?.({ type: 'check-start', check: check.id, family: check.family });
+      const outcome = await runOne(ctx, check);
+      options.onProgress?.({ type: 'check-end', outcome, requests: client.stats().requests });
+      return outcome;
+    });
+    const all: (CheckOutcome & { extraFailures?: Failure[] })[] = [...outcomes, ...(judge ? judge.outcomes() : [])];
+    const failures = all.flatMap((o) => (o.failure ? [o.failure, ...(o.extraFailures ?? [])] : []));
+    const stats = client.stats();
+    const targetDate = knowledge.targetDate();
+    return {
+      ok: failures.length === 0,
+      target: options.baseUrl,
+      seed: options.seed,
+      strict: options.strict,
+      startedAt,
+      durationMs: performance.now() - started,
+      requests: stats.requests,
+      writes: stats.writes,
+      checks: all.map(({ extraFailures: _extra, ...outcome }) => outcome),
+      failures,
+      advisories: [...advisories.values()],
+      ...(targetDate ? { targetDate } : {}),
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+/** One request before anything else: an unreachable target or a refused key is a usage problem (exit 2), not a finding. */
+async function preflight(ctx: CheckContext): Promise<void> {
+  const list = ctx.operations.find((op) => op.method === 'GET' && !op.path.includes('{')) ?? ctx.operations[0];
+  if (!list) return;
+  try {
+    const { response } = await ctx.send('responses', { method: list.method, path: list.path, operationId: list.operationId });
+    if (response.status === 401 || response.status === 403) {
+      throw new TargetUnreachableError(`the target refuses the API key (${response.status} on ${list.method} ${list.path}); check --api-key`);
+    }
+  } catch (error) {
+    if (error instanceof TransportError) throw new TargetUnreachableError(`cannot reach ${ctx.options.baseUrl}: ${error.message}`);
+    throw error;
+  }
+}
+
+async function runOne(ctx: CheckContext, check: Check): Promise<CheckOutcome> {
+  const started = performance.now();
+  const base = { id: check.id, family: check.family, operationId: check.operationId, title: check.title, runs: 0 };
+  if (check.writes && ctx.options.readOnly) return { ...base, status: 'skipped', note: 'writes; --read-only', durationMs: 0 };
+  if (ctx.timeLeft() <= 0) return { ...base, status: 'skipped', note: 'time budget used up', durationMs: 0 };
+  const outcome = await check.run(ctx);
+  return { ...outcome, durationMs: performance.now() - started };
+}
+
+async function runPool<T, R>(items: readonly T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  async function lane() {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
+  return results;
+}

@@ -1,0 +1,152 @@
+/**
+ * The vocabulary of the suite: families, checks, violations, advisories and
+ * the structured result that `runConformance` returns and reporters render.
+ */
+import type { OperationDescriptor } from '../spec/operations.js';
+import type { Client, Exchange, WireRequest, WireResponse } from './client.js';
+import type { Knowledge } from './knowledge.js';
+import type { Oracle } from './oracle.js';
+
+export const FAMILIES = ['auth', 'validation', 'limits', 'not-found', 'deprecation', 'responses', 'state'] as const;
+export type Family = (typeof FAMILIES)[number];
+
+export const FAMILY_DESCRIPTIONS: Record<Family, string> = {
+  auth: 'Missing, empty, malformed or wrong credentials get 401 with an Error body on every operation, before validation and lookup; a valid key is never refused.',
+  validation: 'Every class of invalid NewPet body gets 400 with an Error body; every valid body gets 201 with the created Pet.',
+  limits: 'listPets returns at most `limit` pets (1..100, default 20), and a short page holds every matching pet.',
+  'not-found': 'getPet answers an int64 id with its Pet or 404 with an Error body.',
+  deprecation: "getPet keeps working before its removal date (by the target's own clock) and signals its deprecation with well-formed headers.",
+  responses: 'Every response has a declared status, a JSON Content-Type and a body that matches the spec; no 5xx ever.',
+  state: 'Model-based runs of create/get/list: created pets are retrievable unchanged, ids are unique, filters and short pages are exact.',
+};
+
+/** A broken requirement, thrown from a check with the exchange that shows it. */
+export class Violation extends Error {
+  readonly code = 'violation';
+  constructor(
+    message: string,
+    readonly exchange?: { request: WireRequest; response?: WireResponse },
+  ) {
+    super(message);
+  }
+}
+
+/** Behaviour the seed leaves open, seen to differ from this project's own decision. */
+export interface Advisory {
+  readonly decision: string;
+  readonly family: Family;
+  readonly operationId: string;
+  /** The seed's words that leave it open. */
+  readonly seed: string;
+  readonly observed: string;
+  /** What this project's reference server does (a requirement under --strict). */
+  readonly referenceBehaviour: string;
+  readonly request?: WireRequest;
+  readonly response?: WireResponse;
+}
+
+export interface Failure {
+  readonly checkId: string;
+  readonly family: Family;
+  readonly operationId: string;
+  /** The requirement, quoting the seed. */
+  readonly requirement: string;
+  readonly seedSection: string;
+  readonly message: string;
+  readonly request?: WireRequest;
+  readonly response?: WireResponse;
+  /** The shrunk generated input, as fast-check prints it. */
+  readonly counterexample?: string;
+  /** fast-check's seed and path, to replay exactly this case. */
+  readonly seed?: number;
+  readonly path?: string;
+  /** How many times the same problem was seen (responses are judged on every exchange). */
+  readonly occurrences?: number;
+}
+
+export type CheckStatus = 'passed' | 'failed' | 'skipped';
+
+export interface CheckOutcome {
+  readonly id: string;
+  readonly family: Family;
+  readonly operationId: string;
+  readonly title: string;
+  readonly status: CheckStatus;
+  /** Why it was skipped, or a note such as "write budget used up after 40 runs". */
+  readonly note?: string;
+  readonly runs: number;
+  readonly durationMs: number;
+  readonly failure?: Failure;
+}
+
+export interface RunOptions {
+  baseUrl: string;
+  apiKey: string;
+  seed: number;
+  runs: number;
+  families: readonly Family[];
+  strict: boolean;
+  readOnly: boolean;
+  maxWrites: number;
+  rate: number;
+  concurrency: number;
+  timeoutMs: number;
+  timeBudgetMs: number;
+  namePrefix: string;
+  maxResponseBytes: number;
+  onProgress?: (event: ProgressEvent) => void;
+}
+
+export type ProgressEvent =
+  | { type: 'check-start'; check: string; family: Family }
+  | { type: 'check-end'; outcome: CheckOutcome; requests: number };
+
+export interface ConformanceResult {
+  /** True when no requirement failed. */
+  readonly ok: boolean;
+  readonly target: string;
+  readonly seed: number;
+  readonly strict: boolean;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly requests: number;
+  readonly writes: number;
+  readonly checks: readonly CheckOutcome[];
+  readonly failures: readonly Failure[];
+  readonly advisories: readonly Advisory[];
+  /** The target's clock as read from its Date header, when it sent one. */
+  readonly targetDate?: string;
+}
+
+/** What a check gets to work with. */
+export interface CheckContext {
+  readonly client: Client;
+  readonly oracle: Oracle;
+  readonly knowledge: Knowledge;
+  readonly options: RunOptions;
+  readonly operations: readonly OperationDescriptor[];
+  operation(operationId: string): OperationDescriptor;
+  /** Sends a request for `family`, with the valid credential unless `headers` says otherwise. */
+  send(family: Family, request: Omit<WireRequest, 'headers'> & { headers?: Record<string, string>; auth?: string | null }): Promise<{ request: WireRequest; response: WireResponse }>;
+  /** Reports behaviour the seed leaves open; under --strict a difference from `referenceBehaviour` is a Violation. */
+  unspecified(advisory: Advisory, conforms: boolean): void;
+  /** The time at the target, from its latest Date header (or the local clock). */
+  targetNow(): number;
+  /** Milliseconds left in the overall time budget. */
+  timeLeft(): number;
+}
+
+export interface Check {
+  readonly id: string;
+  readonly family: Family;
+  readonly operationId: string;
+  readonly title: string;
+  /** The requirement, quoting the seed. */
+  readonly requirement: string;
+  readonly seedSection: string;
+  /** Whether it creates pets (skipped with --read-only). */
+  readonly writes: boolean;
+  run(ctx: CheckContext): Promise<Omit<CheckOutcome, 'durationMs'>>;
+}
+
+export type { Exchange };
