@@ -35,7 +35,7 @@ t.test('categoryId outside int64 answers 400 invalid_body naming categoryId', as
 
 t.test('an int64 categoryId written with an exponent or a zero fraction keeps its exact value', async (t) => {
   const { api } = await startTestServer(t);
-  for (const [literal, digits] of [['9223372036854775807.0', '9223372036854775807'], ['9.007199254740993e15', '9007199254740993'], ['-9.223372036854775808E18', '-9223372036854775808']]) {
+  for (const [literal, digits] of [['9223372036854775807.0', '9223372036854775807'], ['9.007199254740993e15', '9007199254740993'], ['-9.223372036854775808E18', '-9223372036854775808']] as const) {
     const r = await api('/pets', { body: `{"name":"Rex","categoryId":${literal}}`, headers: JSON_HEADERS });
     t.equal(r.status, 201, literal);
     t.match(r.text, new RegExp(`"categoryId":${digits}[,}]`), `${literal} is ${digits}`);
