@@ -1,0 +1,419 @@
+// The variants that prove the conformance suite (fixtures/implementations),
+// checked without the suite: each broken variant shows its defect and each
+// correct one its difference, with one or two requests, while the unmodified
+// base answers the same requests the other way. So every variant is a real
+// delta from the base, and the base itself is checked against the seed.
+import { readFileSync } from 'node:fs';
+import t, { type Test } from 'tap';
+import { request } from 'undici';
+import { SUNSET } from '../../fixtures/implementations/base.mjs';
+import { FAMILIES, implementations, startVariant } from '../../fixtures/implementations/index.mjs';
+import { parseJson } from '../../src/json/index.js';
+
+const KEY = 'test-key';
+
+interface Reply {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly text: string;
+  /** The body through the lossless parser (integers are bigint); undefined when it is not JSON. */
+  readonly json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+interface CallOptions {
+  method?: string;
+  /** Sent as is when a string, else through JSON.stringify. */
+  body?: unknown;
+  /** The whole Authorization header; `false` sends none. */
+  auth?: string | false;
+}
+
+interface Client {
+  call(path: string, options?: CallOptions): Promise<Reply>;
+  /** POST /pets with `body`. */
+  create(body: unknown): Promise<Reply>;
+}
+
+async function startClient(t: Test, name: string, options: Record<string, unknown> = {}): Promise<Client> {
+  const server = await startVariant(name, { port: 0, host: '127.0.0.1', apiKey: KEY, ...options });
+  t.teardown(() => server.close());
+  const call = async (path: string, { method, body, auth }: CallOptions = {}): Promise<Reply> => {
+    const headers: Record<string, string> = {};
+    if (auth !== false) headers['authorization'] = auth ?? `Bearer ${KEY}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await request(server.url + path, {
+      method: (method ?? (body === undefined ? 'GET' : 'POST')) as 'GET',
+      headers,
+      body: body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.body.text();
+    const parsed = parseJson(text);
+    return { status: res.statusCode, headers: res.headers, text, json: parsed.ok ? parsed.value : undefined };
+  };
+  return { call, create: (body) => call('/pets', { body }) };
+}
+
+/** `count` NewPets for `initialPets`, statuses cycling through sold, available and none. */
+function somePets(count: number): () => object[] {
+  const statuses = ['sold', 'available', undefined];
+  return () =>
+    Array.from({ length: count }, (_, i) => {
+      const status = statuses[i % 3];
+      return status ? { name: `Pet ${i}`, categoryId: 1n, status } : { name: `Pet ${i}`, categoryId: 1n };
+    });
+}
+
+const idsOf = (reply: Reply): string[] => (reply.json as { id: bigint }[]).map((p) => String(p.id));
+
+interface Probe {
+  /** Options for both the variant and the base (e.g. `initialPets`). */
+  options?: Record<string, unknown>;
+  /** True when the server shows the variant's behaviour: the variant must answer true, the base false. */
+  shows(c: Client): Promise<boolean>;
+}
+
+const probes: Record<string, Probe> = {
+  // ── Broken: authentication (§5) ─────────────────────────────────────
+  'accepts-missing-auth': { shows: async (c) => (await c.call('/pets', { auth: false })).status === 200 },
+  'accepts-any-key': { shows: async (c) => (await c.call('/pets', { auth: 'Bearer wrong' })).status === 200 },
+  'accepts-key-prefix': { shows: async (c) => (await c.call('/pets', { auth: `Bearer ${KEY}-and-more` })).status === 200 },
+  'empty-401-body': {
+    shows: async (c) => {
+      const r = await c.call('/pets', { auth: false });
+      return r.status === 401 && r.text === '';
+    },
+  },
+  'non-json-401-body': {
+    shows: async (c) => {
+      const r = await c.call('/pets', { auth: false });
+      return r.status === 401 && r.json === undefined;
+    },
+  },
+  'forbidden-for-wrong-key': { shows: async (c) => (await c.call('/pets', { auth: 'Bearer wrong' })).status === 403 },
+  'validates-before-auth': { shows: async (c) => (await c.call('/pets', { body: {}, auth: false })).status === 400 },
+  'looks-up-before-auth': { shows: async (c) => (await c.call('/pets/999', { auth: false })).status === 404 },
+
+  // ── Broken: validation (§2, §4.2) ───────────────────────────────────
+  'accepts-missing-name': { shows: async (c) => (await c.create({ categoryId: 1 })).status === 201 },
+  'accepts-missing-category-id': { shows: async (c) => (await c.create({ name: 'Rex' })).status === 201 },
+  'accepts-non-string-name': { shows: async (c) => (await c.create({ name: 42, categoryId: 1 })).status === 201 },
+  'accepts-string-category-id': {
+    shows: async (c) => {
+      const r = await c.create({ name: 'Rex', categoryId: '1' });
+      return r.status === 201 && r.json.categoryId === '1';
+    },
+  },
+  'accepts-fractional-category-id': { shows: async (c) => (await c.create({ name: 'Rex', categoryId: 1.5 })).status === 201 },
+  'accepts-category-id-beyond-int64': {
+    shows: async (c) => (await c.create('{"name":"Rex","categoryId":9223372036854775808}')).status === 201,
+  },
+  'accepts-unknown-status': { shows: async (c) => (await c.create({ name: 'Rex', categoryId: 1, status: 'lost' })).status === 201 },
+  'accepts-null-status': {
+    shows: async (c) => {
+      const r = await c.create({ name: 'Rex', categoryId: 1, status: null });
+      return r.status === 201 && r.json.status === null;
+    },
+  },
+  'accepts-array-body': { shows: async (c) => (await c.create('[]')).status === 201 },
+  'crashes-on-malformed-json': { shows: async (c) => (await c.create('{"name":')).status === 500 },
+  'non-error-400-body': {
+    shows: async (c) => {
+      const r = await c.create({});
+      return r.status === 400 && typeof r.json.error === 'string' && r.json.code === undefined;
+    },
+  },
+  'crashes-on-astral-name': {
+    shows: async (c) => (await c.create({ name: 'Rex', categoryId: 1 })).status === 201 && (await c.create({ name: 'Rex 🐕', categoryId: 1 })).status === 500,
+  },
+
+  // ── Broken: limits and filters (§4.1, §8) ───────────────────────────
+  'ignores-limit': { options: { initialPets: somePets(5) }, shows: async (c) => (await c.call('/pets?limit=2')).json.length === 5 },
+  'default-limit-10': { options: { initialPets: somePets(30) }, shows: async (c) => (await c.call('/pets')).json.length === 10 },
+  'caps-limit-at-50': { options: { initialPets: somePets(120) }, shows: async (c) => (await c.call('/pets?limit=100')).json.length === 50 },
+  'returns-limit-plus-one': { options: { initialPets: somePets(10) }, shows: async (c) => (await c.call('/pets?limit=3')).json.length === 4 },
+  'exceeds-max-limit': { options: { initialPets: somePets(200) }, shows: async (c) => (await c.call('/pets?limit=150')).json?.length === 150 },
+  'crashes-on-non-numeric-limit': { shows: async (c) => (await c.call('/pets?limit=abc')).status === 500 },
+  'ignores-status-filter': {
+    options: { initialPets: somePets(6) },
+    shows: async (c) => (await c.call('/pets?status=sold')).json.some((p: { status?: string }) => p.status !== 'sold'),
+  },
+  'status-filter-includes-unset': {
+    options: { initialPets: somePets(6) },
+    shows: async (c) => (await c.call('/pets?status=sold')).json.some((p: { status?: string }) => p.status === undefined),
+  },
+
+  // ── Broken: not found (§4.3) ────────────────────────────────────────
+  'unknown-pet-200-empty': {
+    shows: async (c) => {
+      const r = await c.call('/pets/999');
+      return r.status === 200 && r.text === '{}';
+    },
+  },
+  'unknown-pet-500': { shows: async (c) => (await c.call('/pets/999')).status === 500 },
+  'negative-id-400': { shows: async (c) => (await c.call('/pets/-1')).status === 400 },
+
+  // ── Broken: Error bodies and Content-Type (§4, §7) ──────────────────
+  'error-without-status': { shows: async (c) => (await c.call('/pets', { auth: false })).json.status === undefined },
+  'error-status-mismatch': { shows: async (c) => (await c.call('/pets', { auth: false })).json.status === 400n },
+  'numeric-error-code': { shows: async (c) => typeof (await c.call('/pets', { auth: false })).json.code !== 'string' },
+  'text-plain-content-type': { shows: async (c) => String((await c.call('/pets')).headers['content-type']).startsWith('text/plain') },
+
+  // ── Broken: ids and stored state (§2, §4.2) ─────────────────────────
+  'reuses-ids': {
+    shows: async (c) => {
+      const a = await c.create({ name: 'Rex', categoryId: 1, status: 'sold' });
+      const b = await c.create({ name: 'Tom', categoryId: 1, status: 'pending' });
+      return a.json.id === b.json.id;
+    },
+  },
+  'string-ids': { shows: async (c) => typeof (await c.create({ name: 'Rex', categoryId: 1 })).json.id === 'string' },
+  'create-returns-200': { shows: async (c) => (await c.create({ name: 'Rex', categoryId: 1 })).status === 200 },
+  'lowercases-name': {
+    shows: async (c) => {
+      const { json } = await c.create({ name: 'Rex', categoryId: 1 });
+      return (await c.call(`/pets/${json.id}`)).json.name === 'rex';
+    },
+  },
+  'trims-name': {
+    shows: async (c) => {
+      const { json } = await c.create({ name: ' Rex ', categoryId: 1 });
+      return (await c.call(`/pets/${json.id}`)).json.name === 'Rex';
+    },
+  },
+  'drops-status': {
+    shows: async (c) => {
+      const { json } = await c.create({ name: 'Rex', categoryId: 1, status: 'sold' });
+      return (await c.call(`/pets/${json.id}`)).json.status === undefined;
+    },
+  },
+  'get-pet-misses-listed-pets': {
+    shows: async (c) => {
+      await c.create({ name: 'Rex', categoryId: 1 });
+      const [id] = idsOf(await c.call('/pets'));
+      return (await c.call(`/pets/${id}`)).status === 404;
+    },
+  },
+
+  // ── Broken: int64 fidelity (§2) ─────────────────────────────────────
+  'loses-int64-precision': {
+    shows: async (c) => (await c.create('{"name":"Milo","categoryId":9007199254740993}')).text.includes('9007199254740992'),
+  },
+  'category-id-as-double': {
+    shows: async (c) => (await c.create('{"name":"Milo","categoryId":9223372036854775807}')).text.includes('9223372036854776000'),
+  },
+
+  // ── Broken: deprecation (§4.3, §9) ──────────────────────────────────
+  'wrong-sunset-date': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => (await c.call('/pets/1')).headers['sunset'] !== SUNSET,
+  },
+  'deprecation-true': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => (await c.call('/pets/1')).headers['deprecation'] === 'true',
+  },
+  'gone-early': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1')).status === 410 },
+  'deprecates-every-operation': { shows: async (c) => (await c.call('/pets')).headers['deprecation'] !== undefined },
+
+  // ── Correct: what the seed leaves open ──────────────────────────────
+  'descending-order': {
+    options: { initialPets: somePets(3) },
+    shows: async (c) => idsOf(await c.call('/pets')).join() === '3,2,1',
+  },
+  'shuffled-order': {
+    options: { initialPets: somePets(10) },
+    async shows(c) {
+      // A random order equals creation order once in 10! tries; ten lists are all in it once in (10!)^10.
+      for (let i = 0; i < 10; i++) if (idsOf(await c.call('/pets')).join() !== '1,2,3,4,5,6,7,8,9,10') return true;
+      return false;
+    },
+  },
+  'random-ids': {
+    async shows(c) {
+      const replies = [await c.create({ name: 'A', categoryId: 1 }), await c.create({ name: 'B', categoryId: 1 })];
+      const ids: bigint[] = replies.map((r) => r.json.id);
+      // |id| ≤ 2^53 happens once in 1024 per id; both at once, once in a million.
+      return ids.some((id) => id > 2n ** 53n || id < -(2n ** 53n));
+    },
+  },
+  'large-sequential-ids': {
+    async shows(c) {
+      const { json } = await c.create({ name: 'A', categoryId: 1 });
+      const got = await c.call(`/pets/${json.id}`);
+      return json.id === 2n ** 62n && got.status === 200 && got.json.id === 2n ** 62n;
+    },
+  },
+  'many-preexisting-pets': { shows: async (c) => (await c.call('/pets?limit=100')).json.length === 100 },
+  'clamps-limit': {
+    options: { initialPets: somePets(3) },
+    shows: async (c) => (await c.call('/pets?limit=0')).json?.length === 1 && (await c.call('/pets?limit=500')).json?.length === 3,
+  },
+  'invalid-status-filter-empty': {
+    shows: async (c) => {
+      const r = await c.call('/pets?status=lost');
+      return r.status === 200 && r.text === '[]';
+    },
+  },
+  'default-status-available': { shows: async (c) => (await c.create({ name: 'Rex', categoryId: 1 })).json.status === 'available' },
+  'own-error-codes': { shows: async (c) => (await c.call('/pets', { auth: false })).json.code === 'E401' },
+  'extra-fields-and-headers': {
+    shows: async (c) => {
+      const r = await c.create({ name: 'Rex', categoryId: 1 });
+      return typeof r.json.createdAt === 'string' && r.headers['x-request-id'] !== undefined;
+    },
+  },
+  'keeps-unknown-properties': {
+    shows: async (c) => {
+      const { json } = await c.create({ name: 'Rex', categoryId: 1, color: 'brown', id: 99 });
+      return json.color === 'brown' && json.id === 1n;
+    },
+  },
+  'slow-responses': {
+    shows: async (c) => {
+      const start = performance.now();
+      await c.call('/pets');
+      return performance.now() - start >= 25;
+    },
+  },
+  'connection-close': { shows: async (c) => (await c.call('/pets')).headers['connection'] === 'close' },
+  'concurrent-writer': {
+    shows: async (c) => {
+      const before = (await c.call('/pets?limit=100')).json.length;
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      return (await c.call('/pets?limit=100')).json.length > before;
+    },
+  },
+  'no-deprecation-headers': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => {
+      const r = await c.call('/pets/1');
+      return r.status === 200 && r.headers['deprecation'] === undefined && r.headers['sunset'] === undefined;
+    },
+  },
+  'strict-bearer-spelling': { shows: async (c) => (await c.call('/pets', { auth: `bearer ${KEY}` })).status === 401 },
+  'not-found-for-other-methods': { shows: async (c) => (await c.call('/pets/1', { method: 'DELETE' })).status === 404 },
+  'charset-content-type': { shows: async (c) => (await c.call('/pets')).headers['content-type'] === 'application/json; charset=utf-8' },
+  'accepts-second-key': { shows: async (c) => (await c.call('/pets', { auth: 'Bearer second-key' })).status === 200 },
+};
+
+t.test('the catalogue: at least 25 broken and 10 correct variants, each described', async (t) => {
+  const broken = implementations.filter((i) => i.kind === 'broken');
+  const correct = implementations.filter((i) => i.kind === 'correct');
+  t.ok(broken.length >= 25, `${broken.length} broken variants`);
+  t.ok(correct.length >= 10, `${correct.length} correct variants`);
+  t.equal(new Set(implementations.map((i) => i.name)).size, implementations.length, 'names are unique across both kinds');
+  for (const i of implementations) {
+    t.match(i.description, /\S/, `${i.name}: description`);
+    t.match(i.seedSection, /§\d/, `${i.name}: seed section`);
+    if (i.kind === 'broken') {
+      t.ok(i.violates.length >= 1, `${i.name}: names at least one family`);
+      t.same(i.violates.filter((f: string) => !FAMILIES.includes(f)), [], `${i.name}: only known families`);
+    } else t.same(i.violates, [], `${i.name}: a correct variant violates nothing`);
+    t.ok(probes[i.name], `${i.name}: has a probe in this file`);
+  }
+});
+
+t.test('the README lists every variant with its kind, seed section and families', async (t) => {
+  const readme = readFileSync(new URL('../../fixtures/implementations/README.md', import.meta.url), 'utf8');
+  const rows = readme.split('\n').filter((line) => line.startsWith('| `'));
+  t.equal(rows.length, implementations.length, 'one row per variant');
+  for (const i of implementations) {
+    const families = i.kind === 'broken' ? i.violates.map((f: string) => `\`${f}\``).join(', ') : '—';
+    t.ok(rows.includes(`| \`${i.name}\` | ${i.kind} | ${i.description} | ${i.seedSection} | ${families} |`), `${i.name}: its row is up to date`);
+  }
+});
+
+for (const i of implementations) {
+  t.test(`${i.kind} ${i.name}: ${i.description}`, async (t) => {
+    const probe = probes[i.name];
+    if (!probe) return t.fail('no probe for this variant');
+    t.equal(await probe.shows(await startClient(t, i.name, probe.options)), true, 'the variant shows it');
+    t.equal(await probe.shows(await startClient(t, 'base', probe.options)), false, 'the base does not');
+  });
+}
+
+t.test('every correct variant still does what the seed states', async (t) => {
+  for (const i of implementations.filter((i) => i.kind === 'correct')) {
+    const c = await startClient(t, i.name, { latencyMs: 0 });
+    const denied = await c.call('/pets', { auth: false });
+    t.equal(denied.status, 401, `${i.name}: 401 without a key`);
+    t.equal(denied.json?.status, 401n, `${i.name}: Error.status says 401`);
+    t.equal(typeof denied.json?.code, 'string', `${i.name}: Error.code`);
+    const created = await c.create('{"name":"Milo 🐈","categoryId":9007199254740993,"status":"pending"}');
+    t.equal(created.status, 201, `${i.name}: createPet answers 201`);
+    t.match(created.text, /"categoryId":9007199254740993[,}]/, `${i.name}: int64 categoryId kept exactly`);
+    const got = await c.call(`/pets/${created.json.id}`);
+    t.equal(got.status, 200, `${i.name}: the created pet can be retrieved`);
+    t.equal(got.json?.name, 'Milo 🐈', `${i.name}: with its name`);
+    t.equal((await c.create('{"name":')).status, 400, `${i.name}: malformed JSON answers 400`);
+    t.equal((await c.create({ name: 'Rex' })).status, 400, `${i.name}: a missing categoryId answers 400`);
+  }
+});
+
+t.test('the base implements the seed', async (t) => {
+  const c = await startClient(t, 'base');
+
+  t.test('§5: 401 with an Error body for a missing or wrong key, on every operation', async (t) => {
+    for (const [path, body] of [['/pets', undefined], ['/pets', { name: 'Rex', categoryId: 1 }], ['/pets/1', undefined]] as const) {
+      for (const auth of [false, 'Bearer wrong', 'Basic dGVzdC1rZXk6'] as const) {
+        const r = await c.call(path, { auth, body });
+        t.equal(r.status, 401, `${body ? 'POST' : 'GET'} ${path} with ${auth}`);
+        t.same({ ...r.json }, { code: 'unauthorized', message: r.json.message, status: 401n }, 'Error body');
+        t.equal(r.headers['content-type'], 'application/json');
+      }
+    }
+    t.equal((await c.call('/pets', { auth: `bearer ${KEY}` })).status, 200, 'the scheme is case-insensitive (RFC 9110 §11.1)');
+  });
+
+  t.test('§4.2: createPet stores exactly what was sent, int64 included', async (t) => {
+    for (const categoryId of ['9007199254740993', '9223372036854775807', '-9223372036854775808', '0']) {
+      const r = await c.create(`{"name":"Rex","categoryId":${categoryId},"status":"sold"}`);
+      t.equal(r.status, 201, `categoryId ${categoryId}`);
+      t.equal(typeof r.json.id, 'bigint', 'an integer id');
+      const got = await c.call(`/pets/${r.json.id}`);
+      t.equal(got.text, r.text, 'getPet answers the same pet');
+    }
+    const plain = await c.create({ name: '', categoryId: 1 });
+    t.equal(plain.status, 201, 'an empty name is a string like any other');
+    t.notOk('status' in plain.json, 'no status given: none stored (the seed states no default)');
+  });
+
+  t.test('§4.2: 400 with an Error body for anything that is not a NewPet', async (t) => {
+    const bad = [
+      '{"categoryId":1}', '{"name":"Rex"}', '{"name":1,"categoryId":1}', '{"name":"Rex","categoryId":"1"}',
+      '{"name":"Rex","categoryId":1.5}', '{"name":"Rex","categoryId":9223372036854775808}',
+      '{"name":"Rex","categoryId":-9223372036854775809}', '{"name":"Rex","categoryId":1,"status":"lost"}',
+      '{"name":"Rex","categoryId":1,"status":null}', '[]', 'null', '"Rex"', '', '{"name":',
+    ];
+    for (const body of bad) {
+      const r = await c.create(body);
+      t.equal(r.status, 400, body || '(empty)');
+      t.equal(r.json?.status, 400n, 'Error.status');
+    }
+  });
+
+  t.test('§4.1: limit and status filter', async (t) => {
+    const d = await startClient(t, 'base', { initialPets: somePets(130) });
+    t.equal((await d.call('/pets')).json.length, 20, 'default 20');
+    t.equal((await d.call('/pets?limit=1')).json.length, 1, 'limit=1');
+    t.equal((await d.call('/pets?limit=100')).json.length, 100, 'limit=100');
+    for (const limit of ['0', '101', '-1', 'abc', '1.5', '']) t.equal((await d.call(`/pets?limit=${limit}`)).status, 400, `limit=${limit}`);
+    const sold = (await d.call('/pets?status=sold&limit=100')).json as { status?: string }[];
+    t.equal(sold.length, 44, 'every sold pet, up to the limit');
+    t.ok(sold.every((p) => p.status === 'sold'), 'and only sold ones');
+    t.equal((await d.call('/pets?status=lost')).status, 400, 'an unknown status');
+  });
+
+  t.test('§4.3: getPet, 404, 400 and the deprecation headers', async (t) => {
+    const d = await startClient(t, 'base', { initialPets: somePets(1) });
+    const got = await d.call('/pets/1');
+    t.equal(got.status, 200);
+    t.equal(got.headers['deprecation'], '@1735689600', 'Deprecation: an RFC 9745 date');
+    t.equal(got.headers['sunset'], 'Thu, 05 Dec 2030 00:00:00 GMT', 'Sunset: 5 December 2030');
+    for (const id of ['2', '-1', '0', '9223372036854775807', '-9223372036854775808']) {
+      const r = await d.call(`/pets/${id}`);
+      t.equal(r.status, 404, `petId ${id}`);
+      t.equal(r.json?.code, 'pet_not_found');
+    }
+    for (const id of ['abc', '1.5', '9223372036854775808']) t.equal((await d.call(`/pets/${id}`)).status, 400, `petId ${id}`);
+  });
+});
