@@ -5,5 +5,5 @@
 export { runConformance, defaultRunOptions } from './runner.js';
 export type { ConformanceOptions } from './runner.js';
 export { FAMILIES, FAMILY_DESCRIPTIONS } from './types.js';
-export type { Advisory, CheckOutcome, ConformanceResult, Failure, Family, RunOptions } from './types.js';
+export type { Advisory, CheckOutcome, ConformanceResult, Failure, Family, ProgressEvent, RunOptions } from './types.js';
 export { TargetUnreachableError } from './client.js';

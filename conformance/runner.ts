@@ -20,6 +20,7 @@ import { FAMILIES, Violation, type Advisory, type Check, type CheckContext, type
 export const defaultRunOptions = {
   runs: 100,
   families: FAMILIES,
+  checkIds: [] as readonly string[],
   strict: false,
   readOnly: false,
   maxWrites: 1000,
@@ -59,7 +60,7 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
     maxWrites: options.readOnly ? 0 : options.maxWrites,
     maxResponseBytes: options.maxResponseBytes,
   });
-  const judge = options.families.includes('responses') ? createResponseJudge(operations, oracle) : undefined;
+  const judge = options.families.includes('responses') && (options.checkIds.length === 0 || options.checkIds.some((id) => id.startsWith('responses'))) ? createResponseJudge(operations, oracle) : undefined;
   client.observe((exchange) => knowledge.noteDate(exchange.response.headers['date']));
   if (judge) client.observe(judge.observe);
 
@@ -99,7 +100,8 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
 
   try {
     await preflight(ctx);
-    const checks = FAMILY_BUILDERS.flatMap((build) => build(ctx)).filter((check) => options.families.includes(check.family));
+    const checks = FAMILY_BUILDERS.flatMap((build) => build(ctx)).filter((check) => options.families.includes(check.family))
+      .filter((check) => options.checkIds.length === 0 || options.checkIds.some((id) => check.id.startsWith(id)));
     const outcomes = await runPool(checks, Math.max(1, Math.min(options.concurrency, 8)), async (check) => {
       options.onProgress?.({ type: 'check-start', check: check.id, family: check.family });
       const outcome = await runOne(ctx, check);

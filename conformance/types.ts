@@ -85,6 +85,8 @@ export interface RunOptions {
   seed: number;
   runs: number;
   families: readonly Family[];
+  /** Only the checks whose id starts with one of these (all when empty). */
+  checkIds: readonly string[];
   strict: boolean;
   readOnly: boolean;
   maxWrites: number;

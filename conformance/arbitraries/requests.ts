@@ -145,12 +145,16 @@ export function refusedAuthorization(apiKey: string): fc.Arbitrary<{ label: stri
     { label: 'a key that differs in case', header: `Bearer ${swapCase(apiKey)}` },
     { label: 'a wrong key', header: 'Bearer wrong-key-0000' },
   ].filter((c) => c.header === null || c.header.trim() !== `Bearer ${apiKey}`);
+  // RFC 6750 b64token characters.
   const randomWrong = fc
-    .stringMatching(/^[A-Za-z0-9\-._~+/]{1,40}$/)
+    .array(fc.constantFrom(...B64TOKEN_CHARS), { minLength: 1, maxLength: 40 })
+    .map((chars) => chars.join(''))
     .filter((token) => token !== apiKey)
     .map((token) => ({ label: 'a random wrong key', header: `Bearer ${token}` }));
   return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...near) }, { weight: 1, arbitrary: randomWrong });
 }
+
+const B64TOKEN_CHARS = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/'];
 
 function swapCase(text: string): string {
   const swapped = [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');

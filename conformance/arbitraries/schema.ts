@@ -36,20 +36,48 @@ export function integerArbitrary(schema: Schema): fc.Arbitrary<bigint> {
   );
 }
 
-/** Strings a schema accepts: ASCII, any Unicode scalar (astral planes included), grapheme clusters with combining marks. */
+/**
+ * Pieces of text that break naive implementations: white space at the edges
+ * (trimmed by mistake), combining marks and ZWJ sequences (normalised or cut
+ * by mistake), astral-plane characters (UTF-16 surrogate pairs), right-to-left
+ * text, quotes and backslashes (escaping), NUL and other control characters,
+ * a byte order mark, case that a careless store folds.
+ */
+const TRICKY_PIECES = [' ', '  ', '\t', '\n', 'e\u0301', '\u0041\u030a', '🐢', '👩‍👩‍👧', '𝔘', 'שלום', 'مرحبا', '\u200b', '\u0000', '"', '\\', "'", '\ufeff', 'ÀÉÎ', 'ß', 'İ', 'Rex', 'x'];
+
+/** A Unicode scalar value: any code point but the surrogates. */
+const unicodeScalar = fc.integer({ min: 0, max: 0x10ffff - 0x800 }).map((n) => (n >= 0xd800 ? n + 0x800 : n));
+
+// Arbitraries are immutable: one per set of constraints is enough.
+const stringArbitraries = new Map<string, fc.Arbitrary<string>>();
+
+/** Strings a schema accepts: ASCII, any Unicode scalar (astral planes included), and tricky pieces joined. */
 export function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
+  const key = JSON.stringify([schema['minLength'], schema['maxLength'], schema['pattern']]);
+  let arbitrary = stringArbitraries.get(key);
+  if (!arbitrary) stringArbitraries.set(key, (arbitrary = buildStringArbitrary(schema)));
+  return arbitrary;
+}
+
+function buildStringArbitrary(schema: Schema): fc.Arbitrary<string> {
   const minLength = typeof schema['minLength'] === 'number' ? (schema['minLength'] as number) : 0;
   const maxLength = typeof schema['maxLength'] === 'number' ? (schema['maxLength'] as number) : Math.max(minLength, 24);
   const constraints = { minLength, maxLength };
+  const codePoints = (s: string) => [...s].length;
   const arbitrary = fc.oneof(
     fc.string(constraints),
-    fc.string({ ...constraints, unit: 'binary' }),
-    fc.string({ ...constraints, unit: 'grapheme' }),
+    // Any Unicode scalar value, astral planes included. (fc's `unit: 'binary'`
+    // does the same but maps all 1.1M code points up front, about a second.)
+    fc.array(unicodeScalar, constraints).map((points) => String.fromCodePoint(...points)),
+    fc
+      .array(fc.constantFrom(...TRICKY_PIECES), { maxLength: 6 })
+      .map((pieces) => pieces.join(''))
+      .filter((s) => codePoints(s) >= minLength && codePoints(s) <= maxLength),
   );
   const pattern = schema['pattern'];
   if (typeof pattern !== 'string') return arbitrary;
   const regex = new RegExp(pattern, 'u');
-  return fc.stringMatching(regex).filter((s) => [...s].length >= minLength && [...s].length <= maxLength);
+  return fc.stringMatching(regex).filter((s) => codePoints(s) >= minLength && codePoints(s) <= maxLength);
 }
 
 /** Values the schema accepts. Optional properties are sometimes absent. */

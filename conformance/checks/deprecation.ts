@@ -26,6 +26,47 @@ const HTTP_DATE = [
 ];
 
 export function deprecationChecks(ctx: CheckContext): Check[] {
+  return [...deprecatedOperationChecks(ctx), ...currentOperationChecks(ctx)];
+}
+
+/**
+ * The operations the spec does not deprecate must not say they are: a
+ * `Deprecation` date already reached (or `Sunset`) on them would send clients
+ * away from the very replacement the seed names (§9 deprecates getPet only).
+ * A Deprecation date in the future only announces, and is allowed.
+ */
+function currentOperationChecks(ctx: CheckContext): Check[] {
+  return ctx.operations
+    .filter((op) => !op.deprecated)
+    .map((op) =>
+      exampleCheck({
+        id: `deprecation.${op.operationId}.not-deprecated`,
+        family: 'deprecation',
+        operationId: op.operationId,
+        title: `${op.operationId} does not signal a deprecation the spec does not make`,
+        requirement: 'Only GET /pets/{petId} is deprecated (§4.3, §9); the replacement is GET /pets.',
+        seedSection: SECTION,
+        writes: false,
+        async scenario(c) {
+          // A request that creates nothing: a GET, or a body the seed requires to be refused.
+          const sent = await c.send('deprecation', {
+            method: op.method,
+            path: op.path.replace(/\{[^}]+\}/g, '1'),
+            operationId: op.operationId,
+            ...(op.requestBody ? { body: '{}' } : {}),
+          });
+          const { deprecation, sunset } = sent.response.headers;
+          const since = deprecation && SF_DATE.test(deprecation.trim()) ? Number(deprecation.trim().slice(1)) * 1000 : undefined;
+          if (deprecation !== undefined && (since === undefined || since <= c.targetNow())) {
+            throw new Violation(`${op.operationId} answers with Deprecation: ${deprecation}, but the spec does not deprecate it`, sent);
+          }
+          if (sunset !== undefined) throw new Violation(`${op.operationId} answers with Sunset: ${sunset}, but the spec schedules no removal for it`, sent);
+        },
+      }),
+    );
+}
+
+function deprecatedOperationChecks(ctx: CheckContext): Check[] {
   return ctx.operations
     .filter((op) => op.deprecated && op.parameters.some((p) => p.in === 'path'))
     .map((op) => {

@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from '@commander-js/extra-typings';
 import { UsageError, processIo, type CliIo } from './io.js';
+import { conformCommand } from './conform.js';
 import { serveCommand } from './serve.js';
 
 export function createProgram(io: CliIo = processIo) {
@@ -16,7 +17,8 @@ export function createProgram(io: CliIo = processIo) {
     })
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .addCommand(serveCommand(io));
+    .addCommand(serveCommand(io))
+    .addCommand(conformCommand(io));
   for (const command of program.commands) {
     command.exitOverride().configureOutput({ writeOut: (t) => io.stdout.write(t), writeErr: (t) => io.stderr.write(t) });
   }

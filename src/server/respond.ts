@@ -25,6 +25,10 @@ export function createResponder(clock: Clock) {
     }
     if (x.headers) Object.assign(all, x.headers);
     if (headers) Object.assign(all, headers);
+    // An answer given before the body was read (401, 404, 415…) still lets the
+    // body arrive and be discarded, so the connection stays usable at once
+    // instead of stalling the client's next request on it.
+    if (!x.req.complete && all['connection'] !== 'close') x.req.resume();
     x.res.writeHead(status, all);
     x.res.end(body);
   }

@@ -1,0 +1,74 @@
+/**
+ * Reports for CI: JSON (the result itself), TAP 14 and JUnit XML. Each check
+ * is one test; a failure carries the requirement, message and replay line.
+ * The API key is removed from every report.
+ */
+import type { CheckOutcome, ConformanceResult } from '../types.js';
+import { curlCommand, redact } from './replay.js';
+
+export function renderJson(result: ConformanceResult, apiKey: string): string {
+  return redact(JSON.stringify(result, (_key, value) => (typeof value === 'bigint' ? value.toString() : value), 2), apiKey) + '\n';
+}
+
+function failureText(check: CheckOutcome, result: ConformanceResult, apiKey: string): string {
+  const f = check.failure;
+  if (!f) return '';
+  return [
+    `${f.message}`,
+    `requirement (${f.seedSection}): ${f.requirement}`,
+    f.counterexample !== undefined ? `minimal input: ${f.counterexample}` : '',
+    f.response ? `response: ${f.response.status} ${f.response.text.slice(0, 500)}` : '',
+    f.request ? `replay: ${curlCommand(result.target, f.request, apiKey)}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+export function renderTap(result: ConformanceResult, apiKey: string): string {
+  const lines = ['TAP version 14', `# petstore conform ${result.target} seed ${result.seed}`, `1..${result.checks.length}`];
+  result.checks.forEach((check, i) => {
+    const name = `${check.id} - ${check.title}`.replace(/#/g, '\\#');
+    if (check.status === 'skipped') lines.push(`ok ${i + 1} - ${name} # SKIP ${check.note ?? ''}`);
+    else if (check.status === 'passed') lines.push(`ok ${i + 1} - ${name}`);
+    else {
+      lines.push(`not ok ${i + 1} - ${name}`, '  ---');
+      for (const line of failureText(check, result, apiKey).split('\n')) lines.push(`  # ${line}`);
+      lines.push('  ...');
+    }
+  });
+  for (const a of result.advisories) lines.push(`# advisory [${a.family}] ${a.operationId}: ${a.observed}`);
+  return redact(lines.join('\n'), apiKey) + '\n';
+}
+
+function xml(text: string): string {
+  return text
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\ufffe\uffff]/g, '\ufffd')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+}
+
+export function renderJunit(result: ConformanceResult, apiKey: string): string {
+  const families = [...new Set(result.checks.map((c) => c.family))];
+  const failures = result.checks.filter((c) => c.status === 'failed').length;
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="petstore conform" tests="${result.checks.length}" failures="${failures}" time="${(result.durationMs / 1000).toFixed(3)}">`,
+  ];
+  for (const family of families) {
+    const checks = result.checks.filter((c) => c.family === family);
+    out.push(
+      `  <testsuite name="${xml(family)}" tests="${checks.length}" failures="${checks.filter((c) => c.status === 'failed').length}" skipped="${checks.filter((c) => c.status === 'skipped').length}">`,
+    );
+    for (const check of checks) {
+      out.push(`    <testcase classname="${xml(`${family}.${check.operationId}`)}" name="${xml(check.title)}" time="${(check.durationMs / 1000).toFixed(3)}">`);
+      if (check.status === 'skipped') out.push(`      <skipped message="${xml(check.note ?? '')}"/>`);
+      if (check.failure) out.push(`      <failure message="${xml(check.failure.message)}">${xml(failureText(check, result, apiKey))}</failure>`);
+      out.push('    </testcase>');
+    }
+    out.push('  </testsuite>');
+  }
+  out.push('</testsuites>');
+  return redact(out.join('\n'), apiKey) + '\n';
+}

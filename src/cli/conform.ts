@@ -1,0 +1,122 @@
+/**
+ * `petstore conform`: run the conformance suite against a base URL. Exit 0
+ * when the target conforms, 1 when a requirement fails, 2 for a usage error
+ * or an unreachable target (one line, no stack trace).
+ */
+import { writeFileSync } from 'node:fs';
+import { Command, Option } from '@commander-js/extra-typings';
+import { runConformance, TargetUnreachableError, FAMILIES, type Family, type ProgressEvent } from '../../conformance/index.js';
+import { renderHuman } from '../../conformance/reporters/human.js';
+import { renderJson, renderJunit, renderTap } from '../../conformance/reporters/machine.js';
+import { defaultRunOptions } from '../../conformance/runner.js';
+import { UsageError, type CliIo } from './io.js';
+import { parseInteger } from './options.js';
+
+const RENDERERS = { human: renderHuman, tap: renderTap, junit: renderJunit, json: renderJson } as const;
+
+function parseList(text: string): string[] {
+  return text.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+export function conformCommand(io: CliIo) {
+  return new Command('conform')
+    .description('Check any implementation of the interface against the spec (property-based, stateful)')
+    .requiredOption('-u, --base-url <url>', 'base URL of the target, ending in its version prefix, e.g. https://staging.example.com/v1')
+    .option('-k, --api-key <key>', 'an API key the target accepts; better: PETSTORE_API_KEY in the environment (argv is visible in ps)')
+    .option('--seed <n>', 'seed of the generated cases; the same seed replays the same run', parseInteger(0, 2 ** 31 - 1))
+    .option('--runs <n>', 'generated cases per property', parseInteger(1, 100_000), defaultRunOptions.runs)
+    .option('--checks <list>', `families or check ids to run, comma-separated (${FAMILIES.join(', ')})`, parseList)
+    .option('--skip-checks <list>', 'families or check ids to leave out', parseList)
+    .addOption(new Option('--reporter <name>', 'report format').choices(['human', 'tap', 'junit', 'json'] as const).default('human' as const))
+    .option('-o, --output <file>', 'write the report to a file (stdout keeps a one-line summary)')
+    .option('--strict', "also require this project's documented decisions where the seed leaves behaviour open", false)
+    .option('--read-only', 'only checks that create nothing', false)
+    .option('--max-writes <n>', 'most POST requests the run may send', parseInteger(0, 10_000_000), defaultRunOptions.maxWrites)
+    .option('--rate <n>', 'most requests per second (0: no limit)', parseInteger(0, 1_000_000), defaultRunOptions.rate)
+    .option('--concurrency <n>', 'most requests in flight at once', parseInteger(1, 256), defaultRunOptions.concurrency)
+    .option('--timeout <ms>', 'per-request timeout in milliseconds', parseInteger(1, 3_600_000), defaultRunOptions.timeoutMs)
+    .option('--time-budget <s>', 'overall time budget in seconds; checks not started by then are skipped', parseInteger(1, 86_400), defaultRunOptions.timeBudgetMs / 1000)
+    .option('--name-prefix <text>', 'prefix of the name of every pet the run creates', defaultRunOptions.namePrefix)
+    .option('-q, --quiet', 'no progress output', false)
+    .action(async (options) => {
+      const apiKey = options.apiKey ?? io.env['PETSTORE_API_KEY'];
+      if (!apiKey) throw new UsageError('an API key is required: --api-key KEY or PETSTORE_API_KEY');
+      let baseUrl: URL;
+      try {
+        baseUrl = new URL(options.baseUrl);
+      } catch {
+        throw new UsageError(`--base-url ${options.baseUrl} is not a URL`);
+      }
+      if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') throw new UsageError('--base-url must be http: or https:');
+      const { families, checkIds } = selection(options.checks, options.skipChecks);
+      const progress = !options.quiet && io.stdout.isTTY === true ? createProgress(io) : undefined;
+      let result;
+      try {
+        result = await runConformance({
+          baseUrl: baseUrl.href.replace(/\/+$/, ''),
+          apiKey,
+          ...(options.seed !== undefined ? { seed: options.seed } : {}),
+          runs: options.runs,
+          families,
+          checkIds,
+          strict: options.strict,
+          readOnly: options.readOnly,
+          maxWrites: options.maxWrites,
+          rate: options.rate,
+          concurrency: options.concurrency,
+          timeoutMs: options.timeout,
+          timeBudgetMs: options.timeBudget * 1000,
+          namePrefix: options.namePrefix,
+          ...(progress ? { onProgress: progress.update } : {}),
+        });
+      } catch (error) {
+        progress?.done();
+        if (error instanceof TargetUnreachableError) throw new UsageError(error.message);
+        throw error;
+      }
+      progress?.done();
+      const report = RENDERERS[options.reporter](result, apiKey);
+      if (options.output) {
+        writeFileSync(options.output, report);
+        io.stdout.write(`${result.ok ? 'PASS' : 'FAIL'}: ${result.failures.length} failures, ${result.advisories.length} advisories, seed ${result.seed}; report in ${options.output}\n`);
+      } else io.stdout.write(report);
+      process.exitCode = result.ok ? 0 : 1;
+    });
+}
+
+/** `--checks`/`--skip-checks` entries are family names or check-id prefixes. */
+function selection(only: string[] | undefined, skip: string[] | undefined): { families: Family[]; checkIds: string[] } {
+  const isFamily = (s: string): s is Family => (FAMILIES as readonly string[]).includes(s);
+  const onlyFamilies = (only ?? []).filter(isFamily);
+  const checkIds = (only ?? []).filter((s) => !isFamily(s));
+  for (const id of checkIds) {
+    if (!FAMILIES.some((f) => id.startsWith(`${f}.`))) throw new UsageError(`unknown family or check "${id}"; families: ${FAMILIES.join(', ')}`);
+  }
+  const skipped = new Set(skip ?? []);
+  for (const s of skipped) if (!isFamily(s)) throw new UsageError(`--skip-checks takes families: ${FAMILIES.join(', ')}`);
+  let families: Family[] = onlyFamilies.length ? onlyFamilies : checkIds.length ? [...new Set(checkIds.map((id) => id.split('.')[0] as Family))] : [...FAMILIES];
+  families = families.filter((f) => !skipped.has(f));
+  return { families, checkIds };
+}
+
+function createProgress(io: CliIo) {
+  let done = 0;
+  let running = new Set<string>();
+  let requests = 0;
+  const draw = () => io.stderr.write(`\r\x1b[K${done} checks done, ${requests} requests; running: ${[...running].slice(0, 3).join(', ')}`);
+  return {
+    update(event: ProgressEvent) {
+      if (event.type === 'check-start') running.add(event.check);
+      else {
+        running.delete(event.outcome.id);
+        done++;
+        requests = event.requests;
+      }
+      draw();
+    },
+    done() {
+      running = new Set();
+      io.stderr.write('\r\x1b[K');
+    },
+  };
+}
