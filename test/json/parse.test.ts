@@ -1,8 +1,165 @@
+// src/json/parse.ts: RFC 8259 JSON with exact integers, bounded depth and size.
+import fc from 'fast-check';
 import t from 'tap';
-import { parseJson } from '../../src/json/index.js';
+import { parseJson, parseJsonBytes, type JsonValue, type ParseResult } from '../../src/json/index.js';
+
+function value(result: ParseResult): JsonValue {
+  if (!result.ok) throw new Error(`expected a value, got ${result.message}`);
+  return result.value;
+}
+
+const INT64_MAX = 2n ** 63n - 1n;
+const INT64_MIN = -(2n ** 63n);
 
 t.test('integers beyond 2^53 keep every digit', async (t) => {
   const r = parseJson('{"a":9007199254740993}');
   t.ok(r.ok);
   if (r.ok) t.equal((r.value as Record<string, unknown>)['a'], 9007199254740993n);
+});
+
+t.test('the int64 extremes are read exactly', async (t) => {
+  t.equal(value(parseJson('9223372036854775807')), INT64_MAX);
+  t.equal(value(parseJson('-9223372036854775808')), INT64_MIN);
+  t.equal(value(parseJson('9223372036854775808')), INT64_MAX + 1n, 'one past the maximum is still exact, to be refused by the schema');
+});
+
+t.test('every number whose value is an integer becomes a bigint: 7, -0, 1.0, 1e2, 100e-2', async (t) => {
+  const cases: ReadonlyArray<readonly [string, bigint]> = [
+    ['7', 7n], ['0', 0n], ['-0', 0n], ['-7', -7n], ['1.0', 1n], ['1.000', 1n], ['1e2', 100n], ['1E2', 100n], ['1e+2', 100n],
+    ['100e-2', 1n], ['2.50e1', 25n], ['0.0', 0n], ['0e5', 0n], ['-1.0e0', -1n], ['9.007199254740993e15', 9007199254740993n],
+  ];
+  for (const [text, expected] of cases) t.equal(value(parseJson(text)), expected, text);
+});
+
+t.test('a number with a fractional part becomes a double', async (t) => {
+  const cases: ReadonlyArray<readonly [string, number]> = [['1.5', 1.5], ['-0.25', -0.25], ['1e-1', 0.1], ['15e-1', 1.5], ['3.14159', 3.14159]];
+  for (const [text, expected] of cases) {
+    const v = value(parseJson(text));
+    t.equal(typeof v, 'number', `${text} is a number`);
+    t.equal(v, expected, text);
+  }
+});
+
+t.test('integers too large for any int64 (1e400, 30 digits) are clamped just outside int64, never rounded into it', async (t) => {
+  for (const text of ['1e400', '1' + '0'.repeat(30), '1.5e400', '18446744073709551616000']) {
+    const v = value(parseJson(text));
+    t.equal(typeof v, 'bigint', text);
+    t.ok((v as bigint) > INT64_MAX, `${text} is above int64`);
+  }
+  for (const text of ['-1e400', '-' + '9'.repeat(40)]) t.ok((value(parseJson(text)) as bigint) < INT64_MIN, `${text} is below int64`);
+  t.equal(value(parseJson('1e-400')), 0, 'a tiny fraction is a double, 0');
+});
+
+t.test('number syntax outside RFC 8259 is refused: leading zeros, +, bare dots, NaN, Infinity, hex', async (t) => {
+  for (const text of ['01', '-01', '00', '+1', '.5', '1.', '-', '1e', '1e+', '--1', 'NaN', 'Infinity', '-Infinity', '0x10', '1_000', '١']) {
+    const r = parseJson(text);
+    t.notOk(r.ok, text);
+    if (!r.ok) t.equal(r.reason, 'syntax', `${text}: a syntax error`);
+  }
+});
+
+t.test('literals, strings, arrays and objects parse as JSON.parse does', async (t) => {
+  const texts = ['true', 'false', 'null', '"x"', '[]', '{}', '[1,[2,[3]]]', '{"a":{"b":[true,null,"c"]}}', ' \t\n\r[ 1 , 2 ] \n', '"\\"\\\\\\/\\b\\f\\n\\r\\t"', '"\\u0041\\u00e9\\u4e2d"'];
+  for (const text of texts) t.strictSame(JSON.parse(JSON.stringify(value(parseJson(text)), (_k, v) => (typeof v === 'bigint' ? Number(v) : v))), JSON.parse(text), text);
+});
+
+t.test('malformed documents are refused with the position of the problem', async (t) => {
+  const cases = ['', ' ', '{', '[1,]', '{"a":1,}', '{"a" 1}', "{'a':1}", '{a:1}', '[1 2]', '"abc', '"a\nb"', '"\\x"', '"\\u12"', '"\\u12G4"', 'tru', 'nul', '[1]]', '{} {}', '\u00a0[]', '\f[]', '/*c*/1'];
+  for (const text of cases) {
+    const r = parseJson(text);
+    t.notOk(r.ok, JSON.stringify(text));
+    if (!r.ok) t.match(r.message, /position \d+/, `${JSON.stringify(text)}: the message gives a position`);
+  }
+});
+
+t.test('lone surrogates written as \\u escapes are kept as they are', async (t) => {
+  t.equal(value(parseJson('"\\ud800"')), '\ud800');
+  t.equal(value(parseJson('"a\\udc00b"')), 'a\udc00b');
+  t.equal(value(parseJson('"\\ud83d\\udc36"')), '🐶', 'a surrogate pair escape is one astral character');
+});
+
+t.test('objects have no prototype: __proto__, constructor and prototype are ordinary keys', async (t) => {
+  const v = value(parseJson('{"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}},"prototype":2}')) as Record<string, unknown>;
+  t.equal(Object.getPrototypeOf(v), null);
+  t.strictSame(Object.keys(v), ['__proto__', 'constructor', 'prototype']);
+  t.equal((v as { polluted?: unknown }).polluted, undefined, 'no inherited members');
+  t.equal(({} as { polluted?: unknown }).polluted, undefined, 'Object.prototype is untouched');
+});
+
+t.test('a duplicate key keeps its last value, in the position of its first', async (t) => {
+  const v = value(parseJson('{"a":1,"b":2,"a":3}')) as Record<string, unknown>;
+  t.equal(v['a'], 3n);
+  t.strictSame(Object.keys(v), ['a', 'b']);
+});
+
+t.test('nesting is bounded by maxDepth (32 by default)', async (t) => {
+  t.ok(parseJson('['.repeat(32) + ']'.repeat(32)).ok, '32 levels');
+  const r = parseJson('['.repeat(33) + ']'.repeat(33));
+  t.notOk(r.ok, '33 levels');
+  if (!r.ok) t.equal(r.reason, 'depth');
+  const objects = parseJson('{"a":'.repeat(33) + '1' + '}'.repeat(33));
+  t.equal(objects.ok ? 'ok' : objects.reason, 'depth', 'objects count too');
+  t.ok(parseJson('[[[]]]', { maxDepth: 3, maxMembers: 10 }).ok);
+  t.notOk(parseJson('[[[[]]]]', { maxDepth: 3, maxMembers: 10 }).ok, 'a custom maxDepth');
+});
+
+t.test('nesting beyond the call stack is reported as depth, not thrown', async (t) => {
+  const r = parseJson('['.repeat(200_000) + ']'.repeat(200_000), { maxDepth: Number.MAX_SAFE_INTEGER, maxMembers: Number.MAX_SAFE_INTEGER });
+  t.notOk(r.ok);
+  if (!r.ok) t.equal(r.reason, 'depth');
+});
+
+t.test('members are bounded by maxMembers, counting array elements and object members of the whole document', async (t) => {
+  const limits = { maxDepth: 32, maxMembers: 3 };
+  t.ok(parseJson('[1,2,3]', limits).ok, '3 elements');
+  t.equal(((r) => (r.ok ? 'ok' : r.reason))(parseJson('[1,2,3,4]', limits)), 'members', '4 elements');
+  t.equal(((r) => (r.ok ? 'ok' : r.reason))(parseJson('{"a":1,"b":[2,3]}', limits)), 'members', 'nested members add up');
+  t.ok(parseJson(`[${Array(10_000).fill(0).join(',')}]`).ok, '10,000 by default');
+  t.notOk(parseJson(`[${Array(10_001).fill(0).join(',')}]`).ok, '10,001');
+});
+
+t.test('parseJsonBytes ignores a leading UTF-8 BOM and decodes UTF-8', async (t) => {
+  t.equal(value(parseJsonBytes(Buffer.from([0xef, 0xbb, 0xbf, 0x31]))), 1n, 'BOM then 1');
+  t.equal(value(parseJsonBytes(Buffer.from('"🐶é"'))), '🐶é');
+  t.notOk(parseJsonBytes(Buffer.from([0xef, 0xbb, 0xbf])).ok, 'a BOM alone is an empty document');
+  t.notOk(parseJsonBytes(Buffer.from([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, 0x31])).ok, 'only one BOM is ignored');
+});
+
+t.test('parseJsonBytes refuses invalid UTF-8 instead of replacing it', async (t) => {
+  const invalid: ReadonlyArray<readonly [string, number[]]> = [
+    ['a lone continuation byte', [0x22, 0x80, 0x22]],
+    ['0xff', [0x22, 0xff, 0x22]],
+    ['an overlong encoding', [0x22, 0xc0, 0xaf, 0x22]],
+    ['an encoded surrogate', [0x22, 0xed, 0xa0, 0x80, 0x22]],
+    ['a truncated sequence', [0x22, 0xe2, 0x82, 0x22]],
+    ['a UTF-16 BOM', [0xff, 0xfe, 0x31, 0x00]],
+  ];
+  for (const [what, bytes] of invalid) {
+    const r = parseJsonBytes(Buffer.from(bytes));
+    t.notOk(r.ok, what);
+    if (!r.ok) t.match(r.message, /UTF-8/, `${what}: the message says UTF-8`);
+  }
+});
+
+t.test('property: every int64 round-trips through its decimal text', async (t) => {
+  fc.assert(
+    fc.property(fc.bigInt({ min: INT64_MIN, max: INT64_MAX }), (n) => parseJson(String(n)).ok && value(parseJson(String(n))) === n),
+  );
+  t.pass('no counterexample');
+});
+
+t.test('property: parseJson reads what JSON.stringify writes, as JSON.parse does (integers as bigint)', async (t) => {
+  const toNumbers = (v: unknown): unknown =>
+    typeof v === 'bigint' ? Number(v) : Array.isArray(v) ? v.map(toNumbers) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toNumbers(x)])) : v;
+  // Integers of more than 20 digits are clamped on purpose (tested above), so the doubles stay below 1e20.
+  const fits = (v: unknown): boolean =>
+    typeof v === 'number' ? Math.abs(v) < 1e20 : Array.isArray(v) ? v.every(fits) : v && typeof v === 'object' ? Object.values(v).every(fits) : true;
+  fc.assert(
+    fc.property(fc.jsonValue({ maxDepth: 4, stringUnit: 'binary' }).filter(fits), (v) => {
+      const text = JSON.stringify(v);
+      const r = parseJson(text);
+      return r.ok && JSON.stringify(toNumbers(r.value)) === JSON.stringify(JSON.parse(text));
+    }),
+  );
+  t.pass('no counterexample');
 });

@@ -1,0 +1,80 @@
+// src/store/pet-store.ts: pets in memory, ids 1, 2, 3…, lists in id order,
+// a status index, and a capacity.
+import t from 'tap';
+import type { NewPet } from '../../spec/types.js';
+import { PetStore } from '../../src/store/index.js';
+
+function store(maxPets = 1000): PetStore {
+  return new PetStore({ maxPets });
+}
+const pet = (name: string, status?: NewPet['status']): NewPet => ({ name, categoryId: 1n, ...(status ? { status } : {}) });
+const names = (json: string) => (JSON.parse(json) as Array<{ name: string }>).map((p) => p.name);
+
+t.test('create assigns ids 1, 2, 3… and returns the stored JSON, id first', async (t) => {
+  const s = store();
+  t.strictSame(s.create(pet('A', 'sold')), { ok: true, id: 1, json: '{"id":1,"name":"A","categoryId":1,"status":"sold"}' });
+  t.strictSame(s.create({ name: 'B', categoryId: 9223372036854775807n }), { ok: true, id: 2, json: '{"id":2,"name":"B","categoryId":9223372036854775807}' });
+  t.equal(s.size, 2);
+});
+
+t.test('get finds a pet by id and nothing outside 1..size, however large', async (t) => {
+  const s = store();
+  s.create(pet('A'));
+  s.create(pet('B'));
+  t.equal(s.get(1n), '{"id":1,"name":"A","categoryId":1}');
+  t.equal(s.get(2n), '{"id":2,"name":"B","categoryId":1}');
+  for (const id of [0n, -1n, 3n, 2n ** 63n - 1n, -(2n ** 63n), 2n ** 64n + 1n]) t.equal(s.get(id), undefined, String(id));
+});
+
+t.test('list returns the first `limit` pets in ascending id order', async (t) => {
+  const s = store();
+  for (const name of ['A', 'B', 'C', 'D']) s.create(pet(name));
+  t.strictSame(names(s.list(2)), ['A', 'B']);
+  t.strictSame(names(s.list(100)), ['A', 'B', 'C', 'D']);
+  t.equal(s.list(0), '[]');
+  t.equal(store().list(20), '[]', 'an empty store');
+});
+
+t.test('list with a status uses only pets of that status, in id order, up to `limit`', async (t) => {
+  const s = store();
+  const statuses = ['available', 'sold', undefined, 'available', 'pending', 'available', 'sold'] as const;
+  statuses.forEach((status, i) => s.create(pet(`p${i + 1}`, status)));
+  t.strictSame(names(s.list(10, 'available')), ['p1', 'p4', 'p6']);
+  t.strictSame(names(s.list(2, 'available')), ['p1', 'p4']);
+  t.strictSame(names(s.list(10, 'sold')), ['p2', 'p7']);
+  t.strictSame(names(s.list(10, 'pending')), ['p5']);
+  t.strictSame(names(s.list(10)), ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'], 'a pet without status is only in the unfiltered list');
+});
+
+t.test('a store with no pet of a status lists it as []', async (t) => {
+  const s = store();
+  s.create(pet('A', 'sold'));
+  t.equal(s.list(10, 'pending'), '[]');
+});
+
+t.test('a full store refuses to create and keeps what it has', async (t) => {
+  const s = store(2);
+  t.ok(s.create(pet('A')).ok);
+  t.ok(s.create(pet('B')).ok);
+  t.strictSame(s.create(pet('C')), { ok: false, reason: 'full' });
+  t.equal(s.size, 2);
+  t.equal(s.capacity, 2);
+  t.strictSame(names(s.list(10)), ['A', 'B']);
+  t.strictSame(store(0).create(pet('A')), { ok: false, reason: 'full' }, 'maxPets 0 holds nothing');
+});
+
+t.test('clear forgets every pet and ids start again at 1', async (t) => {
+  const s = store();
+  s.create(pet('A', 'sold'));
+  s.clear();
+  t.equal(s.size, 0);
+  t.equal(s.list(10, 'sold'), '[]', 'the status index is cleared too');
+  t.equal(s.create(pet('B')).ok && s.get(1n), '{"id":1,"name":"B","categoryId":1}');
+});
+
+t.test('allJson yields every pet in id order', async (t) => {
+  const s = store();
+  s.create(pet('A'));
+  s.create(pet('B', 'pending'));
+  t.strictSame([...s.allJson()], ['{"id":1,"name":"A","categoryId":1}', '{"id":2,"name":"B","categoryId":1,"status":"pending"}']);
+});
