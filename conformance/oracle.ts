@@ -16,11 +16,12 @@ import type { JsonValue } from '../src/json/index.js';
 import { compileSchema, type Validator } from '../src/schema/validate.js';
 import type { WireResponse } from './client.js';
 
+// Prism is loaded when an oracle is created, not when this module is
+// imported: it takes seconds, and `petstore serve` never needs it.
 const require = createRequire(import.meta.url);
-const prism = require('@stoplight/prism-http') as typeof import('@stoplight/prism-http');
-const prismValidator = require('@stoplight/prism-http/dist/validator') as typeof import('@stoplight/prism-http/dist/validator/index.js');
-
-type IHttpOperation = Awaited<ReturnType<typeof prism.getHttpOperationsFromSpec>>[number];
+type PrismHttp = typeof import('@stoplight/prism-http');
+type PrismValidator = typeof import('@stoplight/prism-http/dist/validator/index.js');
+type IHttpOperation = Awaited<ReturnType<PrismHttp['getHttpOperationsFromSpec']>>[number];
 
 export interface Oracle {
   /** Problems with `response` as an answer of `operation`; empty when it conforms. */
@@ -28,7 +29,9 @@ export interface Oracle {
 }
 
 export async function createOracle(operations: readonly OperationDescriptor[]): Promise<Oracle> {
-  const prismOperations = await loadPrismOperations();
+  const prism = require('@stoplight/prism-http') as PrismHttp;
+  const prismValidator = require('@stoplight/prism-http/dist/validator') as PrismValidator;
+  const prismOperations = await loadPrismOperations(prism);
   const byId = new Map<string, { prism: IHttpOperation; exact: Map<number, Validator> }>();
   for (const op of operations) {
     const prismOp = prismOperations.find((p) => p.method.toUpperCase() === op.method && p.path === op.path);
@@ -70,7 +73,7 @@ export async function createOracle(operations: readonly OperationDescriptor[]): 
   };
 }
 
-async function loadPrismOperations(): Promise<IHttpOperation[]> {
+async function loadPrismOperations(prism: PrismHttp): Promise<IHttpOperation[]> {
   // Prism logs resolution problems with console.warn; a clean spec has none,
   // and nothing should leak into the suite's report.
   const warn = console.warn;

@@ -15,22 +15,10 @@ import { validationChecks } from './checks/validation.js';
 import { createClient, TargetUnreachableError, TransportError } from './client.js';
 import { Knowledge } from './knowledge.js';
 import { createOracle } from './oracle.js';
-import { FAMILIES, Violation, type Advisory, type Check, type CheckContext, type CheckOutcome, type ConformanceResult, type Failure, type RunOptions } from './types.js';
+import { defaultRunOptions } from './defaults.js';
+import { Violation, type Advisory, type Check, type CheckContext, type CheckOutcome, type ConformanceResult, type Failure, type RunOptions } from './types.js';
 
-export const defaultRunOptions = {
-  runs: 100,
-  families: FAMILIES,
-  checkIds: [] as readonly string[],
-  strict: false,
-  readOnly: false,
-  maxWrites: 1000,
-  rate: 0,
-  concurrency: 8,
-  timeoutMs: 10_000,
-  timeBudgetMs: 600_000,
-  namePrefix: 'conform-',
-  maxResponseBytes: 8 * 1024 * 1024,
-} satisfies Partial<RunOptions>;
+export { defaultRunOptions };
 
 export type ConformanceOptions = Partial<RunOptions> & Pick<RunOptions, 'baseUrl' | 'apiKey'> & {
   /** Operations to check; the spec's by default. */

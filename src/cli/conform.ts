@@ -5,14 +5,23 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Command, Option } from '@commander-js/extra-typings';
-import { runConformance, TargetUnreachableError, FAMILIES, type Family, type ProgressEvent } from '../../conformance/index.js';
-import { renderHuman } from '../../conformance/reporters/human.js';
-import { renderJson, renderJunit, renderTap } from '../../conformance/reporters/machine.js';
-import { defaultRunOptions } from '../../conformance/runner.js';
+import { defaultRunOptions } from '../../conformance/defaults.js';
+import { FAMILIES, type ConformanceResult, type Family, type ProgressEvent } from '../../conformance/types.js';
 import { UsageError, type CliIo } from './io.js';
 import { parseInteger } from './options.js';
 
-const RENDERERS = { human: renderHuman, tap: renderTap, junit: renderJunit, json: renderJson } as const;
+type Renderer = (result: ConformanceResult, apiKey: string) => string;
+
+/** The suite is imported only when it runs, so that `petstore serve` starts fast. */
+async function loadSuite() {
+  const [{ runConformance, TargetUnreachableError }, { renderHuman }, { renderJson, renderJunit, renderTap }] = await Promise.all([
+    import('../../conformance/index.js'),
+    import('../../conformance/reporters/human.js'),
+    import('../../conformance/reporters/machine.js'),
+  ]);
+  const renderers: Record<'human' | 'tap' | 'junit' | 'json', Renderer> = { human: renderHuman, tap: renderTap, junit: renderJunit, json: renderJson };
+  return { runConformance, TargetUnreachableError, renderers };
+}
 
 function parseList(text: string): string[] {
   return text.split(',').map((s) => s.trim()).filter(Boolean);
@@ -49,6 +58,7 @@ export function conformCommand(io: CliIo) {
       }
       if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') throw new UsageError('--base-url must be http: or https:');
       const { families, checkIds } = selection(options.checks, options.skipChecks);
+      const { runConformance, TargetUnreachableError, renderers } = await loadSuite();
       const progress = !options.quiet && io.stdout.isTTY === true ? createProgress(io) : undefined;
       let result;
       try {
@@ -75,7 +85,7 @@ export function conformCommand(io: CliIo) {
         throw error;
       }
       progress?.done();
-      const report = RENDERERS[options.reporter](result, apiKey);
+      const report = renderers[options.reporter](result, apiKey);
       if (options.output) {
         writeFileSync(options.output, report);
         io.stdout.write(`${result.ok ? 'PASS' : 'FAIL'}: ${result.failures.length} failures, ${result.advisories.length} advisories, seed ${result.seed}; report in ${options.output}\n`);

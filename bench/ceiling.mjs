@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+/**
+ * The ceiling: bare node:http answering precomputed bodies, with none of the
+ * checks the interface requires. Nothing real can be faster on this machine;
+ * the reference server is measured as a fraction of it.
+ *
+ *   node bench/ceiling.mjs [port]   (prints "listening on <port>")
+ */
+import http from 'node:http';
+
+const pets = Array.from({ length: 20 }, (_, i) => ({ id: i + 1, name: `pet-${i + 1}`, categoryId: 1, status: 'available' }));
+const list = Buffer.from(JSON.stringify(pets));
+const one = Buffer.from(JSON.stringify(pets[0]));
+const created = Buffer.from(JSON.stringify({ id: 21, name: 'Rex', categoryId: 1, status: 'available' }));
+const unauthorized = Buffer.from(JSON.stringify({ code: 'unauthorized', message: 'an API key is required', status: 401 }));
+const type = 'application/json; charset=utf-8';
+
+function send(res, status, body) {
+  res.writeHead(status, { 'content-type': type, 'content-length': body.length });
+  res.end(body);
+}
+
+const server = http.createServer((req, res) => {
+  if (!req.headers.authorization) return send(res, 401, unauthorized);
+  if (req.method === 'POST') {
+    req.resume();
+    req.on('end', () => send(res, 201, created));
+    return;
+  }
+  send(res, 200, req.url.startsWith('/v1/pets?') || req.url === '/v1/pets' ? list : one);
+});
+server.keepAliveTimeout = 60_000;
+server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => console.log(`listening on ${server.address().port}`));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));

@@ -1,0 +1,350 @@
+#!/usr/bin/env node
+/**
+ * npm run bench [-- --quick] [-- --generator wrk|autocannon] [-- --seconds N] [-- --rounds N]
+ *
+ * Side-by-side throughput and latency of the reference server, the bare
+ * node:http ceiling and Prism 5.12 (static and dynamic), on the interface's
+ * scenarios; the 1k-vs-1M scaling runs; and a default `petstore conform` run.
+ * Every server is started here, on 127.0.0.1 and an ephemeral port, pinned to
+ * core 0 while the load generator runs on core 1 (where `taskset` exists).
+ * Servers are interleaved A B A B within each round so drift hits all alike,
+ * and each figure is the median over the rounds.
+ *
+ * The load generator is wrk when it is on PATH (apt-get install wrk), else
+ * autocannon from devDependencies. A run where the generator used over 90% of
+ * its core is marked "generator-bound": then the figure is the generator's
+ * ceiling, not the server's.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import net from 'node:net';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const root = new URL('..', import.meta.url).pathname;
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    generator: { type: 'string' },
+    seconds: { type: 'string' },
+    rounds: { type: 'string' },
+    connections: { type: 'string', default: '50' },
+  },
+});
+const quick = args.quick;
+const seconds = Number(args.seconds ?? (quick ? 1 : 10));
+const rounds = Number(args.rounds ?? (quick ? 1 : 3));
+const connections = Number(args.connections);
+const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
+const generator = args.generator ?? (hasWrk ? 'wrk' : 'autocannon');
+if (generator === 'wrk' && !hasWrk) fail('wrk is not on PATH (apt-get install wrk), or use --generator autocannon');
+const KEY = 'bench-key';
+const work = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
+const children = new Set();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+
+function fail(message) {
+  console.error(`bench: ${message}`);
+  process.exit(2);
+}
+
+const pinned = (core, command, argv) => (hasTaskset ? ['taskset', ['-c', String(core), command, ...argv]] : [command, argv]);
+
+/** A port that was free a moment ago (for servers that cannot report an ephemeral one). */
+function freePort() {
+  return new Promise((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function accepts(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+/**
+ * Starts a server process and resolves once it is ready: when it prints its
+ * port (`readyPattern`), or, given a `port`, when that port accepts connections.
+ */
+async function startServer(name, command, argv, readyPattern, port) {
+  if (port !== undefined) {
+    const started = performance.now();
+    const [cmd, cmdArgs] = pinned(0, command, argv);
+    const child = spawn(cmd, cmdArgs, { cwd: root, stdio: 'ignore' });
+    children.add(child);
+    let exited = false;
+    child.on('exit', () => (exited = true));
+    while (!(await accepts(port))) {
+      if (exited || performance.now() - started > 120_000) throw new Error(`${name} did not start`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return { name, child, port, startMs: performance.now() - started };
+  }
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const [cmd, cmdArgs] = pinned(0, command, argv);
+    const child = spawn(cmd, cmdArgs, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within 120 s:\n${output}`)), 120_000);
+    const onData = (chunk) => {
+      output += chunk;
+      const match = readyPattern.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        child.stdout.off('data', onData);
+        child.stdout.resume();
+        child.stderr.resume();
+        resolve({ name, child, port: Number(match[1]), startMs: performance.now() - started });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`${name} exited with ${code} before it was ready:\n${output}`)));
+  });
+}
+
+async function stopServer(server) {
+  server.child.removeAllListeners('exit');
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+  server.child.kill('SIGKILL');
+  children.delete(server.child);
+}
+
+/** The process id doing the work (taskset execs, so it is the child itself). */
+function procStatus(pid, field) {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(field + ':'));
+    return line ? Number(line.split(/\s+/)[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs the load generator; resolves with { rps, p50, p99, generatorCpu } (latencies in ms). */
+function load({ port, method, path, body, auth, seconds: duration, connections: conns = connections }) {
+  const url = `http://127.0.0.1:${port}${path}`;
+  const headers = auth ? { Authorization: `Bearer ${KEY}` } : {};
+  if (body) headers['Content-Type'] = 'application/json';
+  let command;
+  let argv;
+  if (generator === 'wrk') {
+    const script = join(work, `wrk-${method}.lua`);
+    const lines = [`wrk.method = "${method}"`, 'done = function(summary, latency, requests)', '  io.write(string.format("RESULT %d %f %f %f\\n", summary.requests, summary.duration, latency:percentile(50), latency:percentile(99)))', 'end'];
+    if (body) lines.unshift(`wrk.body = '${body}'`);
+    writeFileSync(script, lines.join('\n'));
+    command = 'wrk';
+    argv = ['-t1', `-c${conns}`, `-d${duration}s`, '-s', script, ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url];
+  } else {
+    command = process.execPath;
+    argv = [join(root, 'node_modules/autocannon/autocannon.js'), '-j', '-c', String(conns), '-d', String(duration), '-m', method, ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]), ...(body ? ['-b', body] : []), url];
+  }
+  return new Promise((resolve, reject) => {
+    const [cmd, cmdArgs] = pinned(1, command, argv);
+    const child = spawn(cmd, cmdArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let out = '';
+    let cpu = 0;
+    const sampler = setInterval(() => {
+      cpu = cpuSeconds(child.pid) ?? cpu;
+    }, 200);
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (out += c));
+    child.on('exit', () => {
+      clearInterval(sampler);
+      children.delete(child);
+      const generatorCpu = cpu / duration;
+      if (generator === 'wrk') {
+        const m = /RESULT (\d+) ([\d.]+) ([\d.]+) ([\d.]+)/.exec(out);
+        if (!m) return reject(new Error(`wrk failed:\n${out}`));
+        resolve({ rps: Number(m[1]) / (Number(m[2]) / 1e6), p50: Number(m[3]) / 1000, p99: Number(m[4]) / 1000, generatorCpu });
+      } else {
+        try {
+          const r = JSON.parse(out.slice(out.indexOf('{')));
+          resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, generatorCpu });
+        } catch {
+          reject(new Error(`autocannon failed:\n${out}`));
+        }
+      }
+    });
+  });
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function seedFile(count) {
+  const file = join(work, `seed-${count}.json`);
+  const statuses = ['available', 'pending', 'sold', undefined];
+  const parts = [];
+  for (let i = 0; i < count; i++) {
+    const status = statuses[i % 4];
+    parts.push(`{"name":"pet-${i}","categoryId":${(i % 50) + 1}${status ? `,"status":"${status}"` : ''}}`);
+  }
+  writeFileSync(file, `[${parts.join(',\n')}]`);
+  return file;
+}
+
+const reference = (seed) => ['reference', process.execPath, [join(root, 'bin/petstore.js'), 'serve', '--port', '0', '--api-key', KEY, ...(seed ? ['--seed', seed] : [])], /at http:\/\/127\.0\.0\.1:(\d+)\/v1/];
+const ceiling = () => ['ceiling', process.execPath, [join(root, 'bench/ceiling.mjs'), '0'], /listening on (\d+)/];
+const prismBin = join(root, 'node_modules/@stoplight/prism-cli/dist/index.js');
+// Logs off, as in the issue's measurements; Prism then prints nothing, so its port is chosen here.
+const prism = async (dynamic) => {
+  const port = await freePort();
+  return [dynamic ? 'prism-dynamic' : 'prism-static', process.execPath, [prismBin, 'mock', join(root, 'spec/openapi.json'), '-p', String(port), '-v', 'silent', ...(dynamic ? ['-d'] : [])], null, port];
+};
+
+function fmt(n, digits = 0) {
+  return n === undefined || Number.isNaN(n) ? '–' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+async function main() {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  console.log(`# petstore-harness bench${quick ? ' (quick)' : ''}`);
+  console.log(`machine: ${cpus().length} cores (${cpu}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}; generator ${generator}${generator === 'wrk' ? '' : ' (install wrk for higher ceilings)'}, ${connections} connections, ${seconds} s per run, ${rounds} round(s), median; ${hasTaskset ? 'server on core 0, generator on core 1' : 'no taskset: unpinned'}`);
+  console.log('');
+
+  // ---- Throughput, side by side -------------------------------------------------------
+  const seed = seedFile(1000);
+  const servers = [ceiling(), reference(seed), await prism(false), ...(quick ? [] : [await prism(true)])];
+  const scenarios = [
+    { name: 'GET /pets?limit=20', method: 'GET', path: '/pets?limit=20', auth: true },
+    { name: 'GET /pets/{id}', method: 'GET', path: '/pets/7', auth: true },
+    { name: 'POST /pets', method: 'POST', path: '/pets', auth: true, body: '{"name":"Rex","categoryId":9007199254740993,"status":"available"}' },
+    { name: '401 (no key)', method: 'GET', path: '/pets', auth: false },
+  ];
+  const results = new Map(); // `${scenario}|${server}` -> [{rps,p50,p99,generatorCpu}]
+  const peakRss = new Map();
+  const running = [];
+  for (const spec of servers) {
+    try {
+      running.push(await startServer(...spec));
+    } catch (error) {
+      console.log(`(skipping ${spec[0]}: ${error.message.split('\n')[0]})`);
+    }
+  }
+  for (const scenario of scenarios) {
+    for (let round = 0; round < rounds; round++) {
+      for (const server of round % 2 === 0 ? running : [...running].reverse()) {
+        const prefix = server.name === 'reference' || server.name === 'ceiling' ? '/v1' : '';
+        const r = await load({ port: server.port, method: scenario.method, path: prefix + scenario.path, body: scenario.body, auth: scenario.auth, seconds });
+        const key = `${scenario.name}|${server.name}`;
+        results.set(key, [...(results.get(key) ?? []), r]);
+      }
+    }
+  }
+  for (const server of running) {
+    peakRss.set(server.name, procStatus(server.child.pid, 'VmHWM'));
+    await stopServer(server);
+  }
+  console.log('| scenario | server | req/s | p50 ms | p99 ms | × ceiling | × Prism static | note |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---|');
+  for (const scenario of scenarios) {
+    const summary = (name) => {
+      const runs = results.get(`${scenario.name}|${name}`);
+      if (!runs) return undefined;
+      return { rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)), gen: Math.max(...runs.map((r) => r.generatorCpu)) };
+    };
+    const top = summary('ceiling');
+    const prismStatic = summary('prism-static');
+    for (const server of running) {
+      const s = summary(server.name);
+      if (!s) continue;
+      const note = s.gen > 0.9 ? `generator-bound (${Math.round(s.gen * 100)}% CPU)` : '';
+      console.log(`| ${scenario.name} | ${server.name} | ${fmt(s.rps)} | ${fmt(s.p50, 2)} | ${fmt(s.p99, 2)} | ${top ? fmt(s.rps / top.rps, 2) : '–'} | ${prismStatic ? fmt(s.rps / prismStatic.rps, 1) : '–'} | ${note} |`);
+    }
+  }
+  console.log('');
+  console.log('| server | peak RSS MiB |');
+  console.log('|---|---:|');
+  for (const [name, rss] of peakRss) console.log(`| ${name} | ${rss ? fmt(rss / 2 ** 20, 1) : '–'} |`);
+  console.log('');
+
+  // ---- Flat with size: 1k vs 1M pets ----------------------------------------------------
+  const big = quick ? 100_000 : 1_000_000;
+  const empty = await startServer(...reference(undefined));
+  const emptyRss = procStatus(empty.child.pid, 'VmRSS');
+  const emptyStart = empty.startMs;
+  await stopServer(empty);
+  const small = await startServer(...reference(seedFile(1000)));
+  const large = await startServer(...reference(seedFile(big)));
+  const largeRss = procStatus(large.child.pid, 'VmRSS');
+  const scaling = [
+    { name: 'GET /pets?status=sold&limit=100', path: '/v1/pets?status=sold&limit=100' },
+    { name: 'GET /pets/{id}', path: (n) => `/v1/pets/${n - 1}` },
+  ];
+  console.log(`| scaling (10 connections) | 1,000 pets p50 ms | ${fmt(big)} pets p50 ms | ratio | 1,000 pets req/s | ${fmt(big)} pets req/s |`);
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const scenario of scaling) {
+    const runs = { small: [], large: [] };
+    for (let round = 0; round < rounds; round++) {
+      for (const [label, server, count] of round % 2 === 0 ? [['small', small, 1000], ['large', large, big]] : [['large', large, big], ['small', small, 1000]]) {
+        const path = typeof scenario.path === 'function' ? scenario.path(count) : scenario.path;
+        runs[label].push(await load({ port: server.port, method: 'GET', path, auth: true, seconds, connections: 10 }));
+      }
+    }
+    const s = median(runs.small.map((r) => r.p50));
+    const l = median(runs.large.map((r) => r.p50));
+    console.log(`| ${scenario.name} | ${fmt(s, 3)} | ${fmt(l, 3)} | ${fmt(l / s, 2)} | ${fmt(median(runs.small.map((r) => r.rps)))} | ${fmt(median(runs.large.map((r) => r.rps)))} |`);
+  }
+  await stopServer(small);
+  await stopServer(large);
+  const perPet = largeRss && emptyRss ? (largeRss - emptyRss) / big : undefined;
+  console.log('');
+  console.log(`store of ${fmt(big)} pets: RSS ${fmt(largeRss / 2 ** 20, 0)} MiB vs ${fmt(emptyRss / 2 ** 20, 0)} MiB empty = ${fmt(perPet, 0)} bytes per pet; start-up with the seed ${fmt(large.startMs / 1000, 2)} s (empty: ${fmt(emptyStart / 1000, 2)} s, so loading took ${fmt((large.startMs - emptyStart) / 1000, 2)} s)`);
+  console.log('');
+
+  // ---- The suite ------------------------------------------------------------------------
+  const target = await startServer(...reference(undefined));
+  const report = join(work, 'conform.json');
+  const suiteStart = performance.now();
+  const [cmd, cmdArgs] = pinned(1, process.execPath, [join(root, 'bin/petstore.js'), 'conform', '--base-url', `http://127.0.0.1:${target.port}/v1`, '--seed', '1', '--reporter', 'json', '--output', report, '--quiet', ...(quick ? ['--runs', '20'] : [])]);
+  const suite = spawn(cmd, cmdArgs, { env: { ...process.env, PETSTORE_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let suiteCpu = 0;
+  let serverCpuStart = cpuSeconds(target.child.pid) ?? 0;
+  let serverCpu = serverCpuStart;
+  const sampler = setInterval(() => {
+    suiteCpu = cpuSeconds(suite.pid) ?? suiteCpu;
+    serverCpu = cpuSeconds(target.child.pid) ?? serverCpu;
+  }, 100);
+  const code = await new Promise((resolve) => suite.on('exit', resolve));
+  clearInterval(sampler);
+  const wall = (performance.now() - suiteStart) / 1000;
+  await stopServer(target);
+  const result = JSON.parse(readFileSync(report, 'utf8'));
+  const checksSeconds = result.durationMs / 1000;
+  console.log(`suite: petstore conform (default run${quick ? ', --runs 20' : ''}) against the reference server: exit ${code}, ${fmt(result.requests)} requests in ${fmt(checksSeconds, 2)} s of checks = ${fmt(result.requests / checksSeconds)} req/s (${fmt(wall, 2)} s wall with start-up)`);
+  console.log(`  where the time goes: suite process ${fmt(suiteCpu, 2)} s CPU, server ${fmt(serverCpu - serverCpuStart, 2)} s CPU, over ${fmt(wall, 2)} s wall → ${suiteCpu > (serverCpu - serverCpuStart) ? 'bounded by the suite (generation and validation), not the server' : 'bounded by the server'}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
