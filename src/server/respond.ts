@@ -17,11 +17,11 @@ export interface Exchange {
 }
 
 export function createResponder(clock: Clock) {
-  function send(x: Exchange, status: number, body: string | undefined, headers?: OutgoingHttpHeaders): void {
+  function send(x: Exchange, status: number, body: string | Buffer | undefined, headers?: OutgoingHttpHeaders): void {
     const all: OutgoingHttpHeaders = { date: clock.httpDate() };
     if (body !== undefined) {
       all['content-type'] = JSON_CONTENT_TYPE;
-      all['content-length'] = Buffer.byteLength(body);
+      all['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
     }
     if (x.headers) Object.assign(all, x.headers);
     if (headers) Object.assign(all, headers);

@@ -8,12 +8,13 @@ function store(maxPets = 1000): PetStore {
   return new PetStore({ maxPets });
 }
 const pet = (name: string, status?: NewPet['status']): NewPet => ({ name, categoryId: 1n, ...(status ? { status } : {}) });
-const names = (json: string) => (JSON.parse(json) as Array<{ name: string }>).map((p) => p.name);
+const text = (result: ReturnType<PetStore['create']>) => (result.ok ? { ...result, json: result.json.toString() } : result);
+const names = (json: Buffer | string) => (JSON.parse(json) as Array<{ name: string }>).map((p) => p.name);
 
 t.test('create assigns ids 1, 2, 3… and returns the stored JSON, id first', async (t) => {
   const s = store();
-  t.strictSame(s.create(pet('A', 'sold')), { ok: true, id: 1, json: '{"id":1,"name":"A","categoryId":1,"status":"sold"}' });
-  t.strictSame(s.create({ name: 'B', categoryId: 9223372036854775807n }), { ok: true, id: 2, json: '{"id":2,"name":"B","categoryId":9223372036854775807}' });
+  t.strictSame(text(s.create(pet('A', 'sold'))), { ok: true, id: 1, json: '{"id":1,"name":"A","categoryId":1,"status":"sold"}' });
+  t.strictSame(text(s.create({ name: 'B', categoryId: 9223372036854775807n })), { ok: true, id: 2, json: '{"id":2,"name":"B","categoryId":9223372036854775807}' });
   t.equal(s.size, 2);
 });
 
@@ -21,8 +22,8 @@ t.test('get finds a pet by id and nothing outside 1..size, however large', async
   const s = store();
   s.create(pet('A'));
   s.create(pet('B'));
-  t.equal(s.get(1n), '{"id":1,"name":"A","categoryId":1}');
-  t.equal(s.get(2n), '{"id":2,"name":"B","categoryId":1}');
+  t.equal(s.get(1n)?.toString(), '{"id":1,"name":"A","categoryId":1}');
+  t.equal(s.get(2n)?.toString(), '{"id":2,"name":"B","categoryId":1}');
   for (const id of [0n, -1n, 3n, 2n ** 63n - 1n, -(2n ** 63n), 2n ** 64n + 1n]) t.equal(s.get(id), undefined, String(id));
 });
 
@@ -31,8 +32,8 @@ t.test('list returns the first `limit` pets in ascending id order', async (t) =>
   for (const name of ['A', 'B', 'C', 'D']) s.create(pet(name));
   t.strictSame(names(s.list(2)), ['A', 'B']);
   t.strictSame(names(s.list(100)), ['A', 'B', 'C', 'D']);
-  t.equal(s.list(0), '[]');
-  t.equal(store().list(20), '[]', 'an empty store');
+  t.equal(s.list(0).toString(), '[]');
+  t.equal(store().list(20).toString(), '[]', 'an empty store');
 });
 
 t.test('list with a status uses only pets of that status, in id order, up to `limit`', async (t) => {
@@ -49,7 +50,7 @@ t.test('list with a status uses only pets of that status, in id order, up to `li
 t.test('a store with no pet of a status lists it as []', async (t) => {
   const s = store();
   s.create(pet('A', 'sold'));
-  t.equal(s.list(10, 'pending'), '[]');
+  t.equal(s.list(10, 'pending').toString(), '[]');
 });
 
 t.test('a full store refuses to create and keeps what it has', async (t) => {
@@ -68,8 +69,8 @@ t.test('clear forgets every pet and ids start again at 1', async (t) => {
   s.create(pet('A', 'sold'));
   s.clear();
   t.equal(s.size, 0);
-  t.equal(s.list(10, 'sold'), '[]', 'the status index is cleared too');
-  t.equal(s.create(pet('B')).ok && s.get(1n), '{"id":1,"name":"B","categoryId":1}');
+  t.equal(s.list(10, 'sold').toString(), '[]', 'the status index is cleared too');
+  t.equal(s.create(pet('B')).ok && s.get(1n)?.toString(), '{"id":1,"name":"B","categoryId":1}');
 });
 
 t.test('allJson yields every pet in id order', async (t) => {
@@ -77,4 +78,22 @@ t.test('allJson yields every pet in id order', async (t) => {
   s.create(pet('A'));
   s.create(pet('B', 'pending'));
   t.strictSame([...s.allJson()], ['{"id":1,"name":"A","categoryId":1}', '{"id":2,"name":"B","categoryId":1,"status":"pending"}']);
+});
+
+t.test('pets stay exact when the byte arena grows many times over, and earlier answers stay valid', async (t) => {
+  const s = store();
+  const first = s.create(pet('première 🐢', 'sold'));
+  const firstJson = first.ok ? first.json.toString() : '';
+  const n = 20_000; // ~1.2 MB of JSON: the 64 KiB arena grows about ten times
+  for (let i = 2; i <= n; i++) s.create({ name: `pet-${i}-${'é'.repeat(i % 7)}`, categoryId: BigInt(i) * 1_000_000_007n, ...(i % 3 === 0 ? { status: 'sold' as const } : {}) });
+  t.equal(first.ok && first.json.toString(), firstJson, 'the 201 body of the first pet is unchanged after growth');
+  t.equal(s.get(1n)?.toString(), firstJson);
+  const last = JSON.parse(String(s.get(BigInt(n)))) as { id: number; name: string };
+  t.same(last, { id: n, name: `pet-${n}-${'é'.repeat(n % 7)}`, categoryId: n * 1_000_000_007 });
+  t.match(String(s.get(BigInt(n))), `"categoryId":${BigInt(n) * 1_000_000_007n}`, 'categoryId digits are exact');
+  const page = JSON.parse(String(s.list(100, 'sold'))) as { id: number }[];
+  t.equal(page.length, 100);
+  t.same(page.slice(0, 3).map((p) => p.id), [1, 3, 6], 'the status index keeps ascending ids');
+  t.equal((JSON.parse(String(s.list(100))) as unknown[]).length, 100);
+  t.equal((JSON.parse(String(s.toJsonArray())) as unknown[]).length, n, 'the whole store is one valid JSON array');
 });
