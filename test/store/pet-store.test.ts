@@ -81,10 +81,10 @@ t.test('allJson yields every pet in id order', async (t) => {
 });
 
 t.test('pets stay exact when the byte arena grows many times over, and earlier answers stay valid', async (t) => {
-  const s = store();
+  const n = 20_000; // ~1.2 MB of JSON: the 64 KiB arena grows about ten times
+  const s = store(n);
   const first = s.create(pet('première 🐢', 'sold'));
   const firstJson = first.ok ? first.json.toString() : '';
-  const n = 20_000; // ~1.2 MB of JSON: the 64 KiB arena grows about ten times
   for (let i = 2; i <= n; i++) s.create({ name: `pet-${i}-${'é'.repeat(i % 7)}`, categoryId: BigInt(i) * 1_000_000_007n, ...(i % 3 === 0 ? { status: 'sold' as const } : {}) });
   t.equal(first.ok && first.json.toString(), firstJson, 'the 201 body of the first pet is unchanged after growth');
   t.equal(s.get(1n)?.toString(), firstJson);
