@@ -16,10 +16,12 @@ export interface PropertyDefinition<T> extends Definition {
   predicate(ctx: CheckContext, input: T): Promise<void>;
   /** Runs per property: the run's --runs by default. */
   runs?(ctx: CheckContext): number;
+  /** Inputs always tried before the generated ones (one per class of input), so no class is left to chance. */
+  examples?(ctx: CheckContext): T[];
 }
 
 export function propertyCheck<T>(definition: PropertyDefinition<T>): Check {
-  const { arbitrary, predicate, runs: runsOf, ...meta } = definition;
+  const { arbitrary, predicate, runs: runsOf, examples, ...meta } = definition;
   return {
     ...meta,
     async run(ctx) {
@@ -48,6 +50,7 @@ export function propertyCheck<T>(definition: PropertyDefinition<T>): Check {
         {
           seed: ctx.options.seed,
           numRuns: runsOf ? runsOf(ctx) : ctx.options.runs,
+          examples: examples ? examples(ctx).map((example) => [example] as [T]) : [],
           interruptAfterTimeLimit: Math.max(1, ctx.timeLeft()),
           markInterruptAsFailure: false,
         },

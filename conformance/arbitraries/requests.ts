@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import type { OperationDescriptor, ParameterDescriptor, Schema } from '../../spec/operations.js';
 import { stringifyJson, type JsonObject, type JsonValue } from '../../src/json/index.js';
+import { basicCredentials, swapCase } from '../key-forms.js';
 import { integerArbitrary, integerRange, invalidValues, objectArbitrary, valueArbitrary } from './schema.js';
 
 export interface GeneratedBody {
@@ -45,13 +46,14 @@ function without(object: JsonObject, name: string): JsonObject {
   return copy;
 }
 
-/** Every class of invalid body, derived from the schema, each on top of an otherwise valid body. */
-export function invalidBody(op: OperationDescriptor, prefix: string): fc.Arbitrary<GeneratedBody> {
+type Mutation = { label: string; apply: (body: JsonObject) => JsonValue | { raw: string } };
+
+/** Every class of invalid body the schema implies, as a change to an otherwise valid body. */
+function invalidBodyClasses(op: OperationDescriptor): Mutation[] {
   const schema = bodySchema(op);
   const properties = (schema['properties'] ?? {}) as Record<string, Schema>;
   const required = (schema['required'] ?? []) as string[];
-  type Mutation = { label: string; apply: (body: JsonObject) => JsonValue | { raw: string } };
-  const mutations: Mutation[] = [
+  return [
     ...required.map((name) => ({ label: `missing required property ${name}`, apply: (b: JsonObject) => without(b, name) })),
     ...Object.entries(properties).flatMap(([name, sub]) =>
       invalidValues(sub).map(({ label, value }) => ({ label: `${name}: ${label}`, apply: (b: JsonObject) => ({ ...b, [name]: value }) })),
@@ -68,14 +70,26 @@ export function invalidBody(op: OperationDescriptor, prefix: string): fc.Arbitra
     { label: 'malformed JSON: not JSON at all', apply: () => ({ raw: 'name=Rex&categoryId=1' }) },
     { label: 'an empty body', apply: () => ({ raw: '' }) },
   ];
-  return fc.tuple(validBody(op, prefix), fc.constantFrom(...mutations)).map(([body, mutation]) => {
-    const result = mutation.apply(body.value as JsonObject);
-    if (result !== null && typeof result === 'object' && 'raw' in result && typeof result.raw === 'string') {
-      return { label: mutation.label, text: result.raw };
-    }
-    const value = result as JsonValue;
-    return { label: mutation.label, value, text: stringifyJson(value) };
-  });
+}
+
+function applyMutation(body: JsonObject, mutation: Mutation): GeneratedBody {
+  const result = mutation.apply(body);
+  if (result !== null && typeof result === 'object' && 'raw' in result && typeof result.raw === 'string') {
+    return { label: mutation.label, text: result.raw };
+  }
+  const value = result as JsonValue;
+  return { label: mutation.label, value, text: stringifyJson(value) };
+}
+
+/** Invalid bodies of every class, each on top of an otherwise valid body. */
+export function invalidBody(op: OperationDescriptor, prefix: string): fc.Arbitrary<GeneratedBody> {
+  return fc.tuple(validBody(op, prefix), fc.constantFrom(...invalidBodyClasses(op))).map(([body, mutation]) => applyMutation(body.value as JsonObject, mutation));
+}
+
+/** One invalid body of each class (on one valid body from `seed`): run first, so no class is left to chance. */
+export function invalidBodyExamples(op: OperationDescriptor, prefix: string, seed: number): GeneratedBody[] {
+  const [base] = fc.sample(validBody(op, prefix), { numRuns: 1, seed });
+  return invalidBodyClasses(op).map((mutation) => applyMutation(base!.value as JsonObject, mutation));
 }
 
 export function queryParameters(op: OperationDescriptor): ParameterDescriptor[] {
@@ -132,19 +146,7 @@ export function pathValue(parameter: ParameterDescriptor): fc.Arbitrary<string> 
  * (a prefix, a suffix, another scheme) are tried, never the key itself.
  */
 export function refusedAuthorization(apiKey: string): fc.Arbitrary<{ label: string; header: string | null }> {
-  const near = [
-    { label: 'no Authorization header', header: null },
-    { label: 'an empty Authorization header', header: '' },
-    { label: 'the Bearer scheme with no token', header: 'Bearer' },
-    { label: 'the key without a scheme', header: apiKey },
-    { label: 'the key with the Basic scheme', header: `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}` },
-    { label: 'the key with another scheme', header: `Token ${apiKey}` },
-    { label: 'the key with a character appended', header: `Bearer ${apiKey}x` },
-    { label: 'the key with a character prepended', header: `Bearer x${apiKey}` },
-    { label: 'the key without its last character', header: `Bearer ${apiKey.slice(0, -1)}` },
-    { label: 'a key that differs in case', header: `Bearer ${swapCase(apiKey)}` },
-    { label: 'a wrong key', header: 'Bearer wrong-key-0000' },
-  ].filter((c) => c.header === null || c.header.trim() !== `Bearer ${apiKey}`);
+  const near = refusedAuthorizationExamples(apiKey);
   // RFC 6750 b64token characters.
   const randomWrong = fc
     .array(fc.constantFrom(...B64TOKEN_CHARS), { minLength: 1, maxLength: 40 })
@@ -154,9 +156,21 @@ export function refusedAuthorization(apiKey: string): fc.Arbitrary<{ label: stri
   return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...near) }, { weight: 1, arbitrary: randomWrong });
 }
 
-const B64TOKEN_CHARS = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/'];
-
-function swapCase(text: string): string {
-  const swapped = [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
-  return swapped === text ? `${text}X` : swapped;
+/** The near misses of the key, each labelled: every one is tried on every operation. */
+export function refusedAuthorizationExamples(apiKey: string): { label: string; header: string | null }[] {
+  return [
+    { label: 'no Authorization header', header: null },
+    { label: 'an empty Authorization header', header: '' },
+    { label: 'the Bearer scheme with no token', header: 'Bearer' },
+    { label: 'the key without a scheme', header: apiKey },
+    { label: 'the key with the Basic scheme', header: `Basic ${basicCredentials(apiKey)}` },
+    { label: 'the key with another scheme', header: `Token ${apiKey}` },
+    { label: 'the key with a character appended', header: `Bearer ${apiKey}x` },
+    { label: 'the key with a character prepended', header: `Bearer x${apiKey}` },
+    { label: 'the key without its last character', header: `Bearer ${apiKey.slice(0, -1)}` },
+    { label: 'a key that differs in case', header: `Bearer ${swapCase(apiKey)}` },
+    { label: 'a wrong key', header: 'Bearer wrong-key-0000' },
+  ].filter((c) => c.header === null || c.header.trim() !== `Bearer ${apiKey}`);
 }
+
+const B64TOKEN_CHARS = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/'];

@@ -5,7 +5,7 @@
  * refused.
  */
 import fc from 'fast-check';
-import { invalidBody, refusedAuthorization } from '../arbitraries/requests.js';
+import { invalidBody, invalidBodyExamples, refusedAuthorization, refusedAuthorizationExamples } from '../arbitraries/requests.js';
 import { expectErrorBody, expectStatus, propertyCheck } from '../check.js';
 import type { Check, CheckContext } from '../types.js';
 import { sendPlanned, validRequest, type PlannedRequest } from './shared.js';
@@ -31,6 +31,15 @@ export function authChecks(ctx: CheckContext): Check[] {
             requests.push(invalidBody(op, c.options.namePrefix).map((body) => ({ method: op.method, path: op.path, body, description: body.label })));
           }
           return fc.tuple(refusedAuthorization(c.options.apiKey), fc.oneof(...requests));
+        },
+        // Every near miss on a valid request, and (with a body) on an invalid one: 401 must win both.
+        examples: (c) => {
+          const [valid] = fc.sample(validRequest(op, c.options.namePrefix), { numRuns: 1, seed: c.options.seed });
+          const invalid = op.requestBody
+            ? invalidBodyExamples(op, c.options.namePrefix, c.options.seed).map((body): PlannedRequest => ({ method: op.method, path: op.path, body, description: body.label }))
+            : [];
+          const near = refusedAuthorizationExamples(c.options.apiKey);
+          return [...near.map((auth) => [auth, valid!] as const), ...invalid.map((planned, i) => [near[i % near.length]!, planned] as const)];
         },
         async predicate(c, [auth, planned]) {
           const sent = await sendPlanned(c, 'auth', op, planned, auth.header);

@@ -12,6 +12,7 @@ import { Violation, type Check, type CheckContext } from '../types.js';
 import { getOperation } from './shared.js';
 
 const SECTION = '§4.3 Get an animal';
+const MALFORMED_IDS = ['abc', '1.5', '9223372036854775808', '-9223372036854775809', '0x10', '1e3', ' 1', '%00'] as const;
 
 export function notFoundChecks(ctx: CheckContext): Check[] {
   const op = getOperation(ctx);
@@ -48,7 +49,8 @@ export function notFoundChecks(ctx: CheckContext): Check[] {
       requirement: 'petId is an integer, int64 (§4.3); the answer to another value is not shown, but never a 5xx.',
       seedSection: SECTION,
       writes: false,
-      arbitrary: () => fc.constantFrom('abc', '1.5', '9223372036854775808', '-9223372036854775809', '0x10', '1e3', ' 1', '%00'),
+      arbitrary: () => fc.constantFrom(...MALFORMED_IDS),
+      examples: () => [...MALFORMED_IDS],
       async predicate(c, id) {
         const sent = await c.send('not-found', { method: op.method, path: op.path.replace(`{${idParam.name}}`, encodeURIComponent(id)), operationId: op.operationId });
         expectStatus(sent, [400, 404, 410, 422], `${op.operationId} for the non-int64 id ${JSON.stringify(id)}`);

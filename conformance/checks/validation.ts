@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { stringifyJson, type JsonObject } from '../../src/json/index.js';
-import { invalidBody, validBody } from '../arbitraries/requests.js';
+import { invalidBody, invalidBodyExamples, validBody } from '../arbitraries/requests.js';
 import { exampleCheck, expectErrorBody, expectStatus, propertyCheck } from '../check.js';
 import { describeValue } from '../knowledge.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
@@ -66,6 +66,7 @@ export function validationChecks(ctx: CheckContext): Check[] {
       seedSection: SECTION,
       writes: true,
       arbitrary: (c) => invalidBody(op, c.options.namePrefix),
+      examples: (c) => invalidBodyExamples(op, c.options.namePrefix, c.options.seed),
       async predicate(c, body) {
         const sent = await c.send('validation', { method: op.method, path: op.path, body: body.text, operationId: op.operationId });
         if (sent.response.status === 201 && isObject(sent.response.json)) c.knowledge.record(sent.response.json);

@@ -1,16 +1,19 @@
 /**
  * One command line that replays a failing request exactly, with the API key
- * read from $PETSTORE_API_KEY so that no report ever contains it.
+ * read from $PETSTORE_API_KEY so that no report ever contains it, nor any
+ * form of it that gives it away (key-forms.ts).
  */
 import { joinUrl, type WireRequest } from '../client.js';
+import { KEY_VARIABLE, splitKeyForms } from '../key-forms.js';
 
-export const KEY_VARIABLE = 'PETSTORE_API_KEY';
+export { KEY_VARIABLE };
 
-/** A POSIX-shell single-quoted word; the key, wherever it occurs, becomes "$PETSTORE_API_KEY". */
+/** A POSIX-shell word: literal text single-quoted, each form of the key the expression that rebuilds it. */
 function shellWord(text: string, apiKey: string): string {
-  const quote = (part: string) => (part === '' ? '' : `'${part.replace(/'/g, `'\\''`)}'`);
-  if (!apiKey || !text.includes(apiKey)) return quote(text) || "''";
-  return text.split(apiKey).map(quote).join(`"$${KEY_VARIABLE}"`);
+  const quote = (part: string) => `'${part.replace(/'/g, `'\\''`)}'`;
+  const pieces = splitKeyForms(text, apiKey);
+  if (pieces.length === 0) return "''";
+  return pieces.map((piece) => (typeof piece === 'string' ? quote(piece) : piece.shell)).join('');
 }
 
 export function curlCommand(baseUrl: string, request: WireRequest, apiKey: string): string {
@@ -20,7 +23,9 @@ export function curlCommand(baseUrl: string, request: WireRequest, apiKey: strin
   return parts.join(' ');
 }
 
-/** Replaces every occurrence of the key in `text`. */
+/** Replaces every occurrence of the key, and of each form of it that gives it away, in `text`. */
 export function redact(text: string, apiKey: string): string {
-  return apiKey ? text.split(apiKey).join(`$${KEY_VARIABLE}`) : text;
+  return splitKeyForms(text, apiKey)
+    .map((piece) => (typeof piece === 'string' ? piece : piece.shown))
+    .join('');
 }
