@@ -35,7 +35,7 @@ export function conformCommand(io: CliIo) {
     .option('--seed <n>', 'seed of the generated cases; the same seed replays the same run', parseInteger(0, 2 ** 31 - 1))
     .option('--runs <n>', 'generated cases per property', parseInteger(1, 100_000), defaultRunOptions.runs)
     .option('--checks <list>', `families or check ids to run, comma-separated (${FAMILIES.join(', ')})`, parseList)
-    .option('--skip-checks <list>', 'families or check ids to leave out', parseList)
+    .option('--skip-checks <list>', 'families to leave out, comma-separated', parseList)
     .addOption(new Option('--reporter <name>', 'report format').choices(['human', 'tap', 'junit', 'json'] as const).default('human' as const))
     .option('-o, --output <file>', 'write the report to a file (stdout keeps a one-line summary)')
     .option('--strict', "also require this project's documented decisions where the seed leaves behaviour open", false)
