@@ -40,9 +40,13 @@ export function renderTap(result: ConformanceResult, apiKey: string): string {
   return redact(lines.join('\n'), apiKey) + '\n';
 }
 
+// XML 1.0 §2.2 Char: no C0 controls but tab, LF and CR, no U+FFFE/U+FFFF and no
+// lone surrogate; a surrogate pair (an astral character such as 🐢) is kept.
+const NOT_XML_CHAR = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 function xml(text: string): string {
   return text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\ufffe\uffff]/g, '\ufffd')
+    .replace(NOT_XML_CHAR, '\ufffd')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
