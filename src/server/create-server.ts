@@ -82,6 +82,11 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
   // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400. Node's
   // own check (requireHostHeader) answers it with no body, so it is made here.
   const serve = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    // RFC 9112 §9.3.2: pipelined requests may be processed in parallel only
+    // when all are safe. Node hands over a pipelined request at once, its
+    // response queued without a socket; it waits here for its turn, so a
+    // getPet pipelined behind a createPet finds the pet.
+    if (!res.socket) return void res.once('socket', () => serve(req, res));
     if (req.headers.host !== undefined || req.httpVersion !== '1.1') return handle(req, res);
     respond.sendError({ req, res, headers: undefined }, 'bad_request', 'an HTTP/1.1 request must carry a Host header', { connection: 'close' });
   };
