@@ -8,88 +8,136 @@
  * would fail a correct target whose ids go beyond 2^53; so it is shown the
  * body with every integer replaced by a small stand-in of the same sign, after
  * the exact validator has checked the real digits.
+ *
+ * Prism costs about half a millisecond per response and seconds to load, so
+ * it runs in a worker thread: the checks never wait for it, and its verdicts
+ * are collected when the run ends.
  */
 import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import { openapi } from '../spec/openapi.js';
 import type { OperationDescriptor } from '../spec/operations.js';
-import type { JsonValue } from '../src/json/index.js';
 import { compileSchema, type Validator } from '../src/schema/validate.js';
 import type { WireResponse } from './client.js';
 
-// Prism is loaded when an oracle is created, not when this module is
-// imported: it takes seconds, and `petstore serve` never needs it.
-const require = createRequire(import.meta.url);
-type PrismHttp = typeof import('@stoplight/prism-http');
-type PrismValidator = typeof import('@stoplight/prism-http/dist/validator/index.js');
-type IHttpOperation = Awaited<ReturnType<PrismHttp['getHttpOperationsFromSpec']>>[number];
-
 export interface Oracle {
   /** Problems with `response` as an answer of `operation`; empty when it conforms. */
-  judge(operation: OperationDescriptor, response: WireResponse): string[];
+  judge(operation: OperationDescriptor, response: WireResponse): Promise<string[]>;
+  close(): Promise<void>;
 }
 
+const require = createRequire(import.meta.url);
+
+/**
+ * The worker's code. It is evaluated as CommonJS, so it is given absolute
+ * module paths: it then works the same from the sources and from dist/.
+ */
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { getHttpOperationsFromSpec } = require(workerData.prismPath);
+const { validateOutput } = require(workerData.validatorPath);
+
+// Every integer becomes a stand-in of its sign: the exact validator has
+// already judged the digits, which Prism would read as doubles.
+function standIns(value) {
+  if (typeof value === 'number') return Number.isInteger(value) ? Math.sign(value) + 0 : value;
+  if (Array.isArray(value)) return value.map(standIns);
+  if (value !== null && typeof value === 'object') {
+    const out = {};
+    for (const key of Object.keys(value)) out[key] = standIns(value[key]);
+    return out;
+  }
+  return value;
+}
+
+const warn = console.warn;
+console.warn = () => {};
+const ready = getHttpOperationsFromSpec(workerData.spec).then((operations) => {
+  console.warn = warn;
+  const byKey = new Map();
+  for (const op of operations) byKey.set(op.method.toUpperCase() + ' ' + op.path, op);
+  return byKey;
+});
+
+parentPort.on('message', async ({ id, key, status, headers, text }) => {
+  let problems = [];
+  try {
+    const operation = (await ready).get(key);
+    if (!operation) throw new Error('Prism did not load ' + key);
+    let body = text;
+    try {
+      body = text === '' ? undefined : standIns(JSON.parse(text));
+    } catch {}
+    const result = validateOutput({ resource: operation, element: { statusCode: status, headers, body } });
+    if (result._tag === 'Left') {
+      // Severity 0 is an error; 1 is Prism's "status not declared", judged by the caller.
+      problems = result.left.filter((d) => d.severity === 0).map((d) => 'Prism: ' + d.message);
+    }
+  } catch (error) {
+    problems = ['Prism could not judge this response: ' + error.message];
+  }
+  parentPort.postMessage({ id, problems });
+});
+`;
+
 export async function createOracle(operations: readonly OperationDescriptor[]): Promise<Oracle> {
-  const prism = require('@stoplight/prism-http') as PrismHttp;
-  const prismValidator = require('@stoplight/prism-http/dist/validator') as PrismValidator;
-  const prismOperations = await loadPrismOperations(prism);
-  const byId = new Map<string, { prism: IHttpOperation; exact: Map<number, Validator> }>();
+  const exact = new Map<string, Map<number, Validator>>();
   for (const op of operations) {
-    const prismOp = prismOperations.find((p) => p.method.toUpperCase() === op.method && p.path === op.path);
-    if (!prismOp) throw new Error(`Prism did not load ${op.method} ${op.path}`);
-    const exact = new Map<number, Validator>();
-    for (const response of op.responses) if (response.schema) exact.set(response.status, compileSchema(response.schema));
-    byId.set(op.operationId, { prism: prismOp, exact });
+    const byStatus = new Map<number, Validator>();
+    for (const response of op.responses) if (response.schema) byStatus.set(response.status, compileSchema(response.schema));
+    exact.set(op.operationId, byStatus);
+  }
+
+  const worker = new Worker(WORKER, {
+    eval: true,
+    workerData: {
+      prismPath: require.resolve('@stoplight/prism-http'),
+      validatorPath: require.resolve('@stoplight/prism-http/dist/validator'),
+      spec: JSON.parse(JSON.stringify(openapi)),
+    },
+  });
+  worker.unref();
+  let nextId = 0;
+  const pending = new Map<number, (problems: string[]) => void>();
+  let failure: Error | undefined;
+  worker.on('message', ({ id, problems }: { id: number; problems: string[] }) => {
+    pending.get(id)?.(problems);
+    pending.delete(id);
+  });
+  const fail = (error: Error) => {
+    failure = error;
+    for (const resolve of pending.values()) resolve([`Prism could not judge this response: ${error.message}`]);
+    pending.clear();
+  };
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`the validator thread stopped (exit ${code})`)));
+
+  function prismProblems(operation: OperationDescriptor, response: WireResponse): Promise<string[]> {
+    if (failure) return Promise.resolve([`Prism could not judge this response: ${failure.message}`]);
+    return new Promise((resolve) => {
+      const id = nextId++;
+      pending.set(id, resolve);
+      worker.postMessage({ id, key: `${operation.method} ${operation.path}`, status: response.status, headers: response.headers, text: response.text });
+    });
   }
 
   return {
-    judge(operation, response) {
-      const entry = byId.get(operation.operationId);
-      if (!entry) return [`no such operation ${operation.operationId}`];
+    async judge(operation, response) {
       const problems: string[] = [];
-      const exact = entry.exact.get(response.status);
-      if (exact) {
+      const validator = exact.get(operation.operationId)?.get(response.status);
+      if (validator) {
         if (response.json === undefined) problems.push(`the body is not JSON${response.parseError ? ` (${response.parseError})` : ''}`);
         else {
-          const issue = exact(response.json, 'body');
+          const issue = validator(response.json, 'body');
           if (issue) problems.push(issue.message);
         }
       }
-      const result = prismValidator.validateOutput({
-        resource: entry.prism,
-        element: {
-          statusCode: response.status,
-          headers: response.headers,
-          body: response.json === undefined ? response.text : withStandIns(response.json),
-        },
-      });
-      if (result._tag === 'Left') {
-        for (const diagnostic of result.left) {
-          // Severity 0 is an error; 1 is Prism's "status not declared", judged by the caller.
-          if (diagnostic.severity === 0) problems.push(`Prism: ${diagnostic.message}`);
-        }
-      }
+      problems.push(...(await prismProblems(operation, response)));
       return [...new Set(problems)];
     },
+    async close() {
+      worker.removeAllListeners('exit');
+      await worker.terminate();
+    },
   };
-}
-
-async function loadPrismOperations(prism: PrismHttp): Promise<IHttpOperation[]> {
-  // Prism logs resolution problems with console.warn; a clean spec has none,
-  // and nothing should leak into the suite's report.
-  const warn = console.warn;
-  console.warn = () => {};
-  try {
-    return await prism.getHttpOperationsFromSpec(JSON.parse(JSON.stringify(openapi)));
-  } finally {
-    console.warn = warn;
-  }
-}
-
-function withStandIns(value: JsonValue): unknown {
-  if (typeof value === 'bigint') return value < 0n ? -1 : value > 0n ? 1 : 0;
-  if (Array.isArray(value)) return value.map(withStandIns);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, withStandIns(v)]));
-  }
-  return value;
 }

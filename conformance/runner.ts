@@ -96,7 +96,7 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
       options.onProgress?.({ type: 'check-end', outcome, requests: client.stats().requests });
       return outcome;
     });
-    const all: (CheckOutcome & { extraFailures?: Failure[] })[] = [...outcomes, ...(judge ? judge.outcomes() : [])];
+    const all: (CheckOutcome & { extraFailures?: Failure[] })[] = [...outcomes, ...(judge ? await judge.outcomes() : [])];
     const failures = all.flatMap((o) => (o.failure ? [o.failure, ...(o.extraFailures ?? [])] : []));
     const stats = client.stats();
     const targetDate = knowledge.targetDate();
@@ -116,6 +116,7 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
     };
   } finally {
     await client.close();
+    await oracle.close();
   }
 }
 
