@@ -1,0 +1,209 @@
+// The suite is meant to be pointed at a shared staging environment, so it
+// must be safe there: bounded writes (none with --read-only), recognisable
+// pets, a time budget, no request ever to another origin, and a clear answer
+// (never a crash or a hang) from a target that misbehaves at the HTTP level.
+import http from 'node:http';
+import net from 'node:net';
+import t, { type Test } from 'tap';
+import { request } from 'undici';
+import { startVariant } from '../../fixtures/implementations/index.mjs';
+import { createServer, type PetstoreServer } from '../../src/server/index.js';
+import { conformJson, describeFailures, runCli } from './run-conform.js';
+
+const KEY = 'safety-key-1';
+const SEED_PETS = [
+  { name: 'Rex', categoryId: 1n, status: 'available' },
+  { name: 'Tom', categoryId: 2n, status: 'sold' },
+  { name: 'Kit', categoryId: 3n },
+] as const;
+
+/** A reference server that counts the requests it receives, by method. */
+async function countingServer(t: Test): Promise<{ server: PetstoreServer; url: string; methods: Map<string, number> }> {
+  const server = createServer({ apiKeys: [KEY], seed: SEED_PETS as never, onError: (error) => t.fail(String(error)) });
+  const methods = new Map<string, number>();
+  server.http.on('request', (req: http.IncomingMessage) => methods.set(req.method!, (methods.get(req.method!) ?? 0) + 1));
+  const url = await server.listen(0, '127.0.0.1');
+  t.teardown(() => server.close());
+  return { server, url, methods };
+}
+
+/** The names of every pet the server holds (ids are 1, 2, 3…), read through getPet. */
+async function allNames(url: string, count: number): Promise<string[]> {
+  const names: string[] = [];
+  for (let id = 1; id <= count; id++) {
+    const res = await request(`${url}/pets/${id}`, { headers: { authorization: `Bearer ${KEY}` } });
+    names.push((JSON.parse(await res.body.text()) as { name: string }).name);
+  }
+  return names;
+}
+
+t.test('--read-only sends no POST and creates no pet, and the reference server still passes', async (t) => {
+  const { server, url, methods } = await countingServer(t);
+  const { code, result } = await conformJson(url, KEY, ['--read-only', '--runs', '30']);
+  t.equal(code, 0, describeFailures(result));
+  t.equal(methods.get('POST') ?? 0, 0, 'no POST reached the server');
+  t.strictSame([...methods.keys()], ['GET'], 'only GETs');
+  t.equal(server.store.size, SEED_PETS.length, 'the store holds only its seed');
+  t.equal(result.writes, 0);
+  const skipped = result.checks.filter((c) => c.status === 'skipped');
+  t.ok(skipped.length > 0 && skipped.some((c) => c.note?.includes('--read-only')), 'the checks that write are reported as skipped');
+  t.ok(result.checks.filter((c) => c.status === 'passed').length >= 8, 'the read-only checks still ran');
+});
+
+t.test('--max-writes 30 never sends more than 30 POSTs nor creates more than 30 pets, and the run still passes', async (t) => {
+  const { server, url, methods } = await countingServer(t);
+  const { code, result } = await conformJson(url, KEY, ['--max-writes', '30']);
+  t.equal(code, 0, describeFailures(result));
+  t.ok((methods.get('POST') ?? 0) <= 30, `${methods.get('POST')} POSTs`);
+  t.ok(server.store.size - SEED_PETS.length <= 30, `${server.store.size - SEED_PETS.length} pets created`);
+  t.ok(server.store.size > SEED_PETS.length, 'some pets were created');
+  t.equal(result.writes, methods.get('POST'), 'the result counts the writes that were sent');
+  t.ok(result.checks.some((c) => /write budget/.test(c.note ?? '')), 'a check says the write budget ended it');
+});
+
+for (const prefix of [undefined, 'zz-staging-test-']) {
+  t.test(`every pet the run creates has its name prefixed with ${prefix ?? 'conform- (the default)'}`, async (t) => {
+    const { server, url } = await countingServer(t);
+    const { code, result } = await conformJson(url, KEY, ['--runs', '20', ...(prefix ? ['--name-prefix', prefix] : [])]);
+    t.equal(code, 0, describeFailures(result));
+    const created = (await allNames(url, server.store.size)).slice(SEED_PETS.length);
+    t.ok(created.length >= 50, `${created.length} pets created`);
+    const wanted = prefix ?? 'conform-';
+    const unprefixed = created.filter((name) => !name.startsWith(wanted));
+    t.strictSame(unprefixed, [], `every name starts with ${wanted}`);
+  });
+}
+
+t.test('--time-budget 2 against a target that takes 30 ms per answer ends in bounded time, reporting skipped checks, not failures', async (t) => {
+  const target = await startVariant('slow-responses', { apiKey: KEY });
+  t.teardown(() => target.close());
+  const started = performance.now();
+  const { code, result } = await conformJson(target.url, KEY, ['--time-budget', '2']);
+  const wall = performance.now() - started;
+  t.equal(code, 0, describeFailures(result));
+  t.strictSame(result.failures, [], 'no failure');
+  const skipped = result.checks.filter((c) => c.status === 'skipped');
+  t.ok(skipped.length > 0, `${skipped.length} checks skipped`);
+  t.ok(skipped.every((c) => /time budget/.test(c.note ?? '')), 'each says the time budget ended it');
+  t.ok(result.durationMs < 6_000, `the run took ${Math.round(result.durationMs)} ms for a 2 s budget`);
+  t.ok(wall < 20_000, `the command took ${Math.round(wall)} ms`);
+});
+
+t.test('a target that redirects to another origin: the suite never contacts that origin, and reports the redirect as a failure', async (t) => {
+  const other = { connections: 0, authorizations: [] as string[] };
+  const otherServer = http.createServer((req, res) => {
+    if (req.headers.authorization) other.authorizations.push(req.headers.authorization);
+    res.setHeader('content-type', 'application/json').end('[]');
+  });
+  otherServer.on('connection', () => other.connections++);
+  await new Promise<void>((resolve) => otherServer.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise((resolve) => otherServer.close(resolve)));
+  const otherOrigin = `http://127.0.0.1:${(otherServer.address() as net.AddressInfo).port}`;
+  const redirecting = http.createServer((req, res) => {
+    req.resume();
+    res.writeHead(302, { location: `${otherOrigin}${req.url}`, 'content-length': 0 }).end();
+  });
+  await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    redirecting.closeAllConnections();
+    return new Promise((resolve) => redirecting.close(resolve));
+  });
+
+  const { code, result, stderr } = await conformJson(`http://127.0.0.1:${(redirecting.address() as net.AddressInfo).port}/v1`, KEY, ['--runs', '10']);
+  t.equal(code, 1, 'exit code 1');
+  t.equal(stderr, '');
+  t.equal(other.connections, 0, 'no connection to the other origin');
+  t.strictSame(other.authorizations, [], 'the key never travelled there');
+  const redirect = result.failures.find((f) => f.family === 'responses' && /302 redirect/.test(f.message));
+  t.ok(redirect, `a responses failure names the redirect; the failures:\n${describeFailures(result)}`);
+  t.match(redirect?.message, otherOrigin, 'with its Location');
+});
+
+/** A connection-level target: answers the preflight (GET /v1/pets) with [] and everything else with `misbehave`. */
+async function rawTarget(t: Test, misbehave: (socket: net.Socket) => void): Promise<string> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+    let head = '';
+    socket.on('data', (chunk: Buffer) => {
+      head += chunk.toString('latin1');
+      if (!head.includes('\r\n\r\n')) return;
+      if (head.startsWith('GET /v1/pets HTTP/1.1\r\n')) {
+        socket.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]');
+      } else misbehave(socket);
+      head = '';
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    for (const socket of sockets) socket.destroy();
+    return new Promise((resolve) => server.close(resolve));
+  });
+  return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/v1`;
+}
+
+t.test('a target that accepts connections and never answers: with --timeout 500 --time-budget 10, exit 2 with one line, in bounded time', async (t) => {
+  const sockets = new Set<net.Socket>();
+  const silent = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    for (const socket of sockets) socket.destroy();
+    return new Promise((resolve) => silent.close(resolve));
+  });
+  const started = performance.now();
+  const run = await runCli(['conform', '--base-url', `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}/v1`, '--api-key', KEY, '--timeout', '500', '--time-budget', '10', '--quiet']);
+  const wall = performance.now() - started;
+  t.equal(run.code, 2, 'exit code 2: the target cannot be talked to');
+  t.match(run.stderr, /^petstore: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1: no answer within 500 ms\n$/, 'one line that says why');
+  t.ok(sockets.size > 0, 'the target was connected to');
+  t.ok(wall < 15_000, `done in ${Math.round(wall)} ms`);
+});
+
+t.test('a target that answers the first request and then hangs: every check fails with "no answer within 500 ms", in bounded time', async (t) => {
+  const url = await rawTarget(t, () => {});
+  const started = performance.now();
+  const { code, result, stderr } = await conformJson(url, KEY, ['--timeout', '500', '--time-budget', '10']);
+  const wall = performance.now() - started;
+  t.equal(code, 1, 'exit code 1');
+  t.equal(stderr, '', 'nothing on stderr');
+  t.ok(result.failures.length > 5 && result.failures.every((f) => f.message === 'no valid HTTP answer: no answer within 500 ms'), describeFailures(result));
+  t.ok(wall < 20_000, `done in ${Math.round(wall)} ms`);
+});
+
+const misbehaviours: Record<string, { answer: (socket: net.Socket) => void; message: RegExp }> = {
+  'answers HTML instead of JSON': {
+    answer: (socket) => socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 17\r\nConnection: close\r\n\r\n<html>oops</html>'),
+    message: /Content-Type is text\/html, not application\/json|the body is not JSON/,
+  },
+  'sends fewer bytes than its Content-Length': {
+    answer: (socket) => socket.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\nConnection: close\r\n\r\n[]'),
+    message: /^no valid HTTP answer: .*(content-length|closed)/i,
+  },
+  'resets the connection': {
+    answer: (socket) => socket.resetAndDestroy(),
+    message: /^no valid HTTP answer: the connection was reset or closed before a complete answer$/,
+  },
+  'answers garbage that is not HTTP': {
+    answer: (socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n\r\n'),
+    message: /^no valid HTTP answer: /,
+  },
+};
+
+for (const [label, { answer, message }] of Object.entries(misbehaviours)) {
+  t.test(`a target that ${label} gets clear failures, exit 1, and no crash`, async (t) => {
+    const url = await rawTarget(t, answer);
+    const started = performance.now();
+    const { code, result, stderr } = await conformJson(url, KEY, ['--timeout', '2000', '--runs', '20']);
+    t.equal(code, 1, 'exit code 1');
+    t.equal(stderr, '', 'nothing on stderr');
+    t.ok(result.failures.length > 0, 'failures');
+    t.ok(result.failures.some((f) => message.test(f.message)), `a failure says what went wrong; the failures:\n${describeFailures(result)}`);
+    t.notOk(result.failures.some((f) => /the check itself failed/.test(f.message)), 'no failure is the suite itself breaking');
+    t.ok(performance.now() - started < 20_000, 'in bounded time');
+  });
+}
