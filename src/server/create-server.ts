@@ -79,6 +79,12 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     onError,
   });
 
+  // Requests not yet answered. Node answers a request that was in flight when
+  // close() was called with keep-alive, and close() then waits out the grace
+  // period for that idle connection; told to close instead, it ends at once.
+  const unanswered = new Set<http.ServerResponse>();
+  let closing = false;
+
   // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400. Node's
   // own check (requireHostHeader) answers it with no body, so it is made here.
   const serve = (req: http.IncomingMessage, res: http.ServerResponse): void => {
@@ -87,6 +93,9 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     // response queued without a socket; it waits here for its turn, so a
     // getPet pipelined behind a createPet finds the pet.
     if (!res.socket) return void res.once('socket', () => serve(req, res));
+    if (closing) res.setHeader('connection', 'close');
+    unanswered.add(res);
+    res.once('close', () => unanswered.delete(res));
     if (req.headers.host !== undefined || req.httpVersion !== '1.1') return handle(req, res);
     respond.sendError({ req, res, headers: undefined }, 'bad_request', 'an HTTP/1.1 request must carry a Host header', { connection: 'close' });
   };
@@ -150,6 +159,8 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
           clearTimeout(timer);
           resolve();
         });
+        closing = true;
+        for (const res of unanswered) if (!res.headersSent) res.setHeader('connection', 'close');
         server.closeIdleConnections();
       });
     },
