@@ -34,10 +34,25 @@ export function markedProperty(schema: Schema): string | undefined {
 export function validBody(op: OperationDescriptor, prefix: string): fc.Arbitrary<GeneratedBody> {
   const schema = bodySchema(op);
   const marked = markedProperty(schema);
-  return objectArbitrary(schema).map((value) => {
+  return objectArbitrary(marked ? withRoomForPrefix(schema, marked, prefix) : schema).map((value) => {
     if (marked && typeof value[marked] === 'string') value[marked] = prefix + (value[marked] as string);
     return { label: 'a valid body', value, text: stringifyJson(value) };
   });
+}
+
+/**
+ * The schema with the marked property's length bounds less the prefix, so
+ * that prefix + generated text keeps them (in code points, as JSON Schema
+ * counts) when the spec bounds the length of a name.
+ */
+function withRoomForPrefix(schema: Schema, marked: string, prefix: string): Schema {
+  const properties = schema['properties'] as Record<string, Schema>;
+  const property = properties[marked]!;
+  const used = [...prefix].length;
+  const room: Record<string, unknown> = { ...property };
+  if (typeof property['maxLength'] === 'number') room['maxLength'] = Math.max(0, property['maxLength'] - used);
+  if (typeof property['minLength'] === 'number') room['minLength'] = Math.max(0, property['minLength'] - used);
+  return { ...schema, properties: { ...properties, [marked]: room } };
 }
 
 function without(object: JsonObject, name: string): JsonObject {
