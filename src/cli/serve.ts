@@ -1,10 +1,11 @@
 /**
  * `petstore serve`: the reference server as a stand-in backend.
  */
-import { Command } from '@commander-js/extra-typings';
+import { Command, Option } from '@commander-js/extra-typings';
 import { createServer } from '../server/index.js';
 import { DEFAULT_BASE_PATH, DEFAULT_HOST, DEFAULT_PORT, DEVELOPMENT_API_KEY, defaultLimits } from '../server/decisions.js';
-import { loadSeedFile, SeedError } from '../store/index.js';
+import { createRequestLogger } from '../server/log.js';
+import { loadSeedFile, persistPeriodically, readStateFile, SeedError } from '../store/index.js';
 import { resolveApiKeys } from './api-keys.js';
 import { UsageError, type CliIo } from './io.js';
 import { collect, parseInstant, parseInteger, parsePort } from './options.js';
@@ -20,22 +21,42 @@ export function serveCommand(io: CliIo) {
     .option('--seed <file>', 'JSON array of NewPet objects to start with, e.g. fixtures/pets.json')
     .option('--now <instant>', "the server clock's start (ISO 8601), e.g. 2031-01-01T00:00:00Z to see the world after getPet's sunset", parseInstant)
     .option('--max-pets <n>', 'most pets held; creation beyond answers 507', parseInteger(0, 100_000_000), defaultLimits.maxPets)
+    .option('--state <file>', 'keep the pets in this file: loaded at start (instead of --seed when it exists), written atomically every --state-interval seconds and on shutdown')
+    .option('--state-interval <s>', 'seconds between writes of --state when pets changed', parseInteger(1, 86_400), 5)
+    .option('--no-control', 'do not serve the control API (/__control)')
+    .option('--journal-size <n>', 'requests kept in the journal (GET /__control/journal)', parseInteger(0, 1_000_000), defaultLimits.journalSize)
+    .addOption(new Option('--log <format>', 'request log on stdout: pretty (one line per request) or json (pino field names)').choices(['pretty', 'json'] as const).default('pretty' as const))
+    .option('-q, --quiet', 'no request log', false)
     .action(async (options) => {
       const apiKeys = resolveApiKeys({ flags: options.apiKey ?? [], env: io.env['PETSTORE_API_KEYS'], file: options.apiKeysFile });
       let seed;
+      let saved;
       try {
         seed = options.seed ? await loadSeedFile(options.seed) : [];
+        saved = options.state ? await readStateFile(options.state) : undefined;
       } catch (error) {
         if (error instanceof SeedError) throw new UsageError(error.message);
         throw error;
       }
+      const log = createRequestLogger(options.quiet ? 'off' : options.log, (line) => io.stdout.write(line));
       const server = createServer({
         apiKeys,
         basePath: options.basePath,
         seed,
         ...(options.now ? { now: options.now } : {}),
-        limits: { maxPets: options.maxPets },
+        limits: { maxPets: options.maxPets, journalSize: options.journalSize },
+        control: options.control,
+        ...(log ? { onRequest: log } : {}),
       });
+      if (saved) {
+        // The state file holds every pet, seed included, in id order.
+        server.store.clear();
+        for (const pet of saved) server.store.create(pet);
+      }
+      const persistence = options.state
+        ? persistPeriodically(options.state, server.store, options.stateInterval * 1000, (error) => io.stderr.write(`petstore: cannot write ${options.state}: ${(error as Error).message}\n`))
+        : undefined;
+      persistence?.markWritten();
       let url: string;
       try {
         url = await server.listen(options.port, options.host);
@@ -47,11 +68,12 @@ export function serveCommand(io: CliIo) {
       io.stdout.write(
         [
           `petstore: serving the Pet Store Service Interface v1.0.0 at ${url}`,
-          `  pets: ${server.store.size}${options.seed ? ` from ${options.seed}` : ''}; clock: ${new Date(server.clock.now()).toISOString()}`,
+          `  pets: ${server.store.size}${saved ? ` from ${options.state}` : options.seed ? ` from ${options.seed}` : ''}${options.state ? `; kept in ${options.state}` : ''}; clock: ${new Date(server.clock.now()).toISOString()}`,
           apiKeys.length === 0
             ? `  auth: Authorization: Bearer ${DEVELOPMENT_API_KEY}   (the development key; choose your own with --api-key, PETSTORE_API_KEYS or --api-keys-file)`
             : `  auth: Authorization: Bearer <API_KEY>   (${apiKeys.length} configured key${apiKeys.length === 1 ? '' : 's'})`,
           `  try:  curl -H 'Authorization: Bearer ${key}' ${url}/pets`,
+          ...(options.control ? [`  control API: ${new URL(url).origin}/__control (same key; see /__control/openapi.json)`] : []),
           '  stop: Ctrl-C',
           '',
         ].join('\n'),
@@ -62,7 +84,10 @@ export function serveCommand(io: CliIo) {
           if (stopping) process.exit(130); // a second signal: the user means it
           stopping = true;
           io.stdout.write(`petstore: ${signal}, finishing in-flight requests\n`);
-          void server.close().then(resolve);
+          void server
+            .close()
+            .then(() => persistence?.stop())
+            .then(resolve);
         };
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);

@@ -14,7 +14,10 @@ import { DEFAULT_BASE_PATH, DEVELOPMENT_API_KEY, defaultLimits, type Limits } fr
 import { errorJson, statusOf, type ErrorCode } from './errors.js';
 import { createRequestHandler } from './handler.js';
 import { createOperationHandlers } from './operations.js';
-import { createResponder, JSON_CONTENT_TYPE } from './respond.js';
+import { createResponder, errorCodeOf, faultOf, JSON_CONTENT_TYPE } from './respond.js';
+import { CONTROL_PREFIX, createControlHandler } from './control/routes.js';
+import { FaultTable } from './control/faults.js';
+import { Journal, type JournalEntry } from './control/journal.js';
 
 export interface ServerOptions {
   /** Accepted API keys; with none, the development key only. */
@@ -30,6 +33,12 @@ export interface ServerOptions {
   onError?: (error: unknown) => void;
   /** The operations to serve; the spec's by default. */
   operations?: readonly OperationDescriptor[];
+  /** Serve the control API under /__control (default true). */
+  control?: boolean;
+  /** Called once per finished request (interface and control API), e.g. to log it. */
+  onRequest?: (entry: JournalEntry) => void;
+  /** Random numbers for fault rates; Math.random by default (tests pass their own). */
+  random?: () => number;
 }
 
 export interface PetstoreServer {
@@ -38,6 +47,10 @@ export interface PetstoreServer {
   readonly clock: Clock;
   readonly basePath: string;
   readonly apiKeys: readonly string[];
+  /** The last requests to the interface. */
+  readonly journal: Journal;
+  /** Faults injected per operation. */
+  readonly faults: FaultTable;
   /** Empties the store and creates the seed pets again. */
   reset(): void;
   /** Listens on `port` (0 for an ephemeral one) and resolves with the base URL. */
@@ -67,17 +80,50 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
   reset();
 
   const respond = createResponder(clock);
+  const journal = new Journal(limits.journalSize);
+  const faults = new FaultTable(options.random);
+  const authenticate = createAuthenticator(apiKeys);
   const onError = options.onError ?? ((error: unknown) => console.error('petstore: unexpected error:', error));
   const handle = createRequestHandler({
     operations,
     handlers: createOperationHandlers({ store, limits, respond }),
-    authenticate: createAuthenticator(apiKeys),
+    authenticate,
     basePath,
     clock,
     limits,
     respond,
     onError,
+    faults,
   });
+  const control =
+    options.control === false
+      ? undefined
+      : createControlHandler({ store, reset, clock, faults, journal, respond, authenticate, limits, operationIds: operations.map((op) => op.operationId) });
+  const onRequest = options.onRequest;
+
+  /** Journals (interface requests only) and reports every request once it is answered. */
+  const observe = (req: http.IncomingMessage, res: http.ServerResponse, journaled: boolean): void => {
+    const started = performance.now();
+    const at = new Date(clock.now()).toISOString();
+    res.once('close', () => {
+      const code = errorCodeOf(res);
+      const fault = faultOf(res);
+      const entry: JournalEntry = {
+        at,
+        method: req.method ?? '',
+        path: req.url ?? '',
+        // A connection dropped by a fault, or by the client, has no status: 0.
+        status: res.headersSent ? res.statusCode : 0,
+        latencyMs: Math.round((performance.now() - started) * 100) / 100,
+        ...(code ? { code } : {}),
+        ...(fault ? { fault } : {}),
+      };
+      if (journaled) journal.add(entry);
+      onRequest?.(entry);
+    });
+  };
+  const isControl = (url: string | undefined) =>
+    control !== undefined && url !== undefined && url.startsWith(CONTROL_PREFIX) && (url.length === CONTROL_PREFIX.length || '/?'.includes(url[CONTROL_PREFIX.length] as string));
 
   // Requests not yet answered. Node answers a request that was in flight when
   // close() was called with keep-alive, and close() then waits out the grace
@@ -96,7 +142,9 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     if (closing) res.setHeader('connection', 'close');
     unanswered.add(res);
     res.once('close', () => unanswered.delete(res));
-    if (req.headers.host !== undefined || req.httpVersion !== '1.1') return handle(req, res);
+    const toControl = isControl(req.url);
+    observe(req, res, !toControl);
+    if (req.headers.host !== undefined || req.httpVersion !== '1.1') return toControl ? control!(req, res) : handle(req, res);
     respond.sendError({ req, res, headers: undefined }, 'bad_request', 'an HTTP/1.1 request must carry a Host header', { connection: 'close' });
   };
 
@@ -137,6 +185,8 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     clock,
     basePath,
     apiKeys,
+    journal,
+    faults,
     reset,
     listen(port = 0, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {

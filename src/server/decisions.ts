@@ -24,6 +24,10 @@ export const AUTH_REALM = 'petstore';
 export const defaultLimits = {
   /** Request bodies above this are refused with 413. */
   maxBodyBytes: 1024 * 1024,
+  /** Control API bodies (a bulk load of pets) above this are refused with 413. */
+  maxControlBodyBytes: 64 * 1024 * 1024,
+  /** Requests the journal keeps (the latest). */
+  journalSize: 1000,
   /** Request targets (path and query) above this are refused with 414. */
   maxUrlBytes: 8 * 1024,
   /** Request headers above this are refused with 431 by Node's parser. */

@@ -19,6 +19,7 @@ export const errorCatalog = {
   uri_too_long: { status: 414, meaning: 'The request target is longer than 8 KiB.' },
   unsupported_media_type: { status: 415, meaning: 'A body was sent with a Content-Type other than `application/json` (a `charset=utf-8` parameter is fine).' },
   header_too_large: { status: 431, meaning: 'The request headers are over 16 KiB.' },
+  fault_injected: { status: 503, meaning: 'A fault injected through the control API (`PUT /__control/faults/{operationId}`), with the status chosen there (503 when none was); the `Petstore-Fault` header says so.' },
   internal_error: { status: 500, meaning: 'A bug in the server. It never answers this to anything a client sends; please report it.' },
   storage_full: { status: 507, meaning: 'The store holds `--max-pets` animals already; existing animals are intact.' },
 } as const satisfies Record<string, { status: number; meaning: string }>;
@@ -29,7 +30,10 @@ export function statusOf(code: ErrorCode): number {
   return errorCatalog[code].status;
 }
 
-/** The JSON of an Error body: `{code, message, status}` with `status` equal to the HTTP status. */
-export function errorJson(code: ErrorCode, message: string): string {
-  return JSON.stringify({ code, message, status: errorCatalog[code].status });
+/**
+ * The JSON of an Error body: `{code, message, status}` with `status` equal to
+ * the HTTP status. Only an injected fault may answer with another status.
+ */
+export function errorJson(code: ErrorCode, message: string, status: number = errorCatalog[code].status): string {
+  return JSON.stringify({ code, message, status });
 }

@@ -10,9 +10,10 @@ import type { Clock } from './clock.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { deprecationHeaders } from './deprecation.js';
 import { GET_PET_DEPRECATED_SINCE, type Limits } from './decisions.js';
+import { FAULT_HEADER, type FaultDecision, type FaultTable } from './control/faults.js';
 import type { OperationHandler } from './operations.js';
 import { compileParamsReader, type ParamsReader } from './params.js';
-import type { Exchange, Responder } from './respond.js';
+import { markFault, type Exchange, type Responder } from './respond.js';
 import { buildRoutes, matchRoute } from './router.js';
 
 export interface HandlerDeps {
@@ -24,7 +25,11 @@ export interface HandlerDeps {
   readonly limits: Limits;
   readonly respond: Responder;
   readonly onError: (error: unknown, req: IncomingMessage) => void;
+  /** Faults injected through the control API. */
+  readonly faults?: FaultTable;
 }
+
+const NO_FAULT: FaultDecision = { kind: 'none' };
 
 interface Prepared {
   readonly operation: OperationDescriptor;
@@ -91,16 +96,38 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         return respond.sendError(x, 'unauthorized', message, { 'www-authenticate': challenge(auth) });
       }
       if (!p) return respond.sendError(x, 'method_not_allowed', `${method} is not allowed on ${route.template}; allowed: ${route.allow}`, { allow: route.allow });
-      if (clock.now() >= p.sunset) {
-        return respond.sendError(x, 'gone', `${p.operation.operationId} was removed on ${p.operation.sunset?.toUTCString()}`);
-      }
-      if (match.badEncoding !== undefined) {
-        return respond.sendError(x, 'invalid_parameter', `path parameter ${match.badEncoding} is not valid percent-encoding`);
-      }
-      const params = p.readParams(match.params, q === -1 ? undefined : new URLSearchParams(url.slice(q + 1)));
-      if (!params.ok) return respond.sendError(x, 'invalid_parameter', params.message);
-      const done = p.handler(x, params.values);
-      if (done) done.catch((error: unknown) => fail(error, x));
+
+      const operate = () => {
+        if (clock.now() >= p.sunset) {
+          return respond.sendError(x, 'gone', `${p.operation.operationId} was removed on ${p.operation.sunset?.toUTCString()}`);
+        }
+        if (match.badEncoding !== undefined) {
+          return respond.sendError(x, 'invalid_parameter', `path parameter ${match.badEncoding} is not valid percent-encoding`);
+        }
+        const params = p.readParams(match.params, q === -1 ? undefined : new URLSearchParams(url.slice(q + 1)));
+        if (!params.ok) return respond.sendError(x, 'invalid_parameter', params.message);
+        const done = p.handler(x, params.values);
+        if (done) done.catch((error: unknown) => fail(error, x));
+      };
+
+      // Faults come after authentication: the request was accepted, then the backend "failed".
+      const fault = deps.faults?.active ? deps.faults.decide(p.operation.operationId) : NO_FAULT;
+      if (fault.kind === 'none') return operate();
+      x.headers = { ...x.headers, [FAULT_HEADER]: fault.header };
+      markFault(res, fault.header);
+      const act = () => {
+        try {
+          if (fault.kind === 'drop') return void req.socket.destroy();
+          if (fault.kind === 'error') {
+            return respond.sendError(x, 'fault_injected', `a fault injected through the control API (status ${fault.status})`, undefined, fault.status);
+          }
+          operate();
+        } catch (error) {
+          fail(error, x);
+        }
+      };
+      if (fault.latencyMs > 0) setTimeout(act, fault.latencyMs);
+      else act();
     } catch (error) {
       fail(error, x);
     }

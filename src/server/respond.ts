@@ -16,6 +16,23 @@ export interface Exchange {
   headers: OutgoingHttpHeaders | undefined;
 }
 
+const ERROR_CODE = Symbol('petstore.errorCode');
+const FAULT = Symbol('petstore.fault');
+
+/** Records that a fault was injected into this response, for the journal and the logs. */
+export function markFault(res: ServerResponse, description: string): void {
+  (res as ServerResponse & { [FAULT]?: string })[FAULT] = description;
+}
+
+export function faultOf(res: ServerResponse): string | undefined {
+  return (res as ServerResponse & { [FAULT]?: string })[FAULT];
+}
+
+/** The Error `code` a response was answered with, for the journal and the logs. */
+export function errorCodeOf(res: ServerResponse): ErrorCode | undefined {
+  return (res as ServerResponse & { [ERROR_CODE]?: ErrorCode })[ERROR_CODE];
+}
+
 export function createResponder(clock: Clock) {
   function send(x: Exchange, status: number, body: string | Buffer | undefined, headers?: OutgoingHttpHeaders): void {
     const all: OutgoingHttpHeaders = { date: clock.httpDate() };
@@ -33,8 +50,9 @@ export function createResponder(clock: Clock) {
     x.res.end(body);
   }
 
-  function sendError(x: Exchange, code: ErrorCode, message: string, headers?: OutgoingHttpHeaders): void {
-    send(x, statusOf(code), errorJson(code, message), headers);
+  function sendError(x: Exchange, code: ErrorCode, message: string, headers?: OutgoingHttpHeaders, status: number = statusOf(code)): void {
+    (x.res as ServerResponse & { [ERROR_CODE]?: ErrorCode })[ERROR_CODE] = code;
+    send(x, status, errorJson(code, message, status), headers);
   }
 
   return { send, sendError };

@@ -3,3 +3,4 @@ export type { PetStoreOptions, CreateResult } from './pet-store.js';
 export { readNewPet } from './new-pet.js';
 export type { NewPetResult } from './new-pet.js';
 export { parseSeed, loadSeedFile, SeedError } from './seed.js';
+export { readStateFile, writeStateFile, persistPeriodically } from './state-file.js';

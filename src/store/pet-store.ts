@@ -49,6 +49,7 @@ export class PetStore {
   /** ends.values[i] is where pet i+1's bytes end (its trailing comma excluded). */
   private ends = new UintList();
   private byStatus = new Map<string, UintList>();
+  private changes = 0;
 
   constructor(private readonly options: PetStoreOptions) {}
 
@@ -60,6 +61,11 @@ export class PetStore {
     return this.options.maxPets;
   }
 
+  /** Changes on every creation and every clear: whether a snapshot is out of date. */
+  get version(): number {
+    return this.changes;
+  }
+
   /**
    * Stores a validated NewPet and returns its id and JSON. The pet is built
    * from `pet`'s own fields only: whatever else the caller's body held is not
@@ -68,6 +74,7 @@ export class PetStore {
   create(pet: NewPet): CreateResult {
     if (this.size >= this.options.maxPets) return { ok: false, reason: 'full' };
     const id = this.size + 1;
+    this.changes++;
     const stored: Pet = { id: BigInt(id), ...pet };
     const json = stringifyJson(stored as unknown as JsonObject);
     const bytes = Buffer.byteLength(json);
@@ -138,6 +145,7 @@ export class PetStore {
 
   /** Forgets every pet; ids start again at 1. */
   clear(): void {
+    this.changes++;
     this.arena = Buffer.allocUnsafe(64 * 1024);
     this.used = 0;
     this.ends = new UintList();

@@ -46,6 +46,11 @@ t.test('every error code of the catalogue is answered with an Error body whose s
   server.clock.set(new Date('2031-01-01T00:00:00Z'));
   seen.set('gone', await api('/pets/1'));
 
+  // An error injected through the control API, with its default status.
+  server.faults.set('listPets', { latencyMs: 0, status: 503, errorRate: 1, dropRate: 0 });
+  seen.set('fault_injected', await api('/pets'));
+  server.faults.clear();
+
   const { host, pathname } = new URL(url);
   seen.set('bad_request', parseRawResponse(await rawExchange(url, 'GARBAGE\r\n\r\n')));
   seen.set('header_too_large', parseRawResponse(await rawExchange(url, `GET ${pathname}/pets HTTP/1.1\r\nHost: ${host}\r\nX: ${'a'.repeat(20_000)}\r\n\r\n`)));

@@ -1,0 +1,164 @@
+/**
+ * The reference server's control API: not part of the Pet Store interface,
+ * served under `/__control` beside it, for client developers who use the
+ * server as their stand-in backend. Guarded by the same API keys.
+ *
+ * Its request bodies are validated from this document, as the interface's are
+ * from `openapi.ts`; NewPet and PetStatus are the interface's own schemas.
+ */
+import { openapi } from './openapi.js';
+
+const json = (schema: object) => ({ 'application/json': { schema } });
+const error = (description: string) => ({ description, content: json({ $ref: '#/components/schemas/Error' }) });
+
+export const controlOpenapi = {
+  openapi: '3.1.0',
+  info: {
+    title: 'petstore-harness control API',
+    version: '1.0.0',
+    description:
+      'Reset, load and read the state of the reference server, move its clock, inject faults per operation and read the request journal. ' +
+      'Disabled with `petstore serve --no-control`.',
+  },
+  servers: [{ url: 'http://127.0.0.1:4010/__control' }],
+  security: [{ bearerAuth: [] }],
+  paths: {
+    '/state': {
+      get: {
+        operationId: 'readState',
+        summary: 'The whole state: every pet, the clock, the faults, the journal size',
+        responses: { '200': { description: 'The state', content: json({ $ref: '#/components/schemas/State' }) }, '401': error('Missing or invalid API key') },
+      },
+    },
+    '/reset': {
+      post: {
+        operationId: 'reset',
+        summary: 'Back to the seed: pets created since start are forgotten, ids start again after the seed; faults and journal are cleared (the clock is not: see PUT /clock)',
+        responses: { '200': { description: 'The state after the reset', content: json({ $ref: '#/components/schemas/Summary' }) }, '401': error('Missing or invalid API key') },
+      },
+    },
+    '/pets': {
+      post: {
+        operationId: 'loadPets',
+        summary: 'Create many pets at once, in order (the interface has no bulk operation)',
+        requestBody: { required: true, content: json({ type: 'array', items: { $ref: '#/components/schemas/NewPet' }, maxItems: 100000 }) },
+        responses: {
+          '201': { description: 'How many were created and their ids', content: json({ $ref: '#/components/schemas/Loaded' }) },
+          '400': error('The body is not an array of NewPet'),
+          '401': error('Missing or invalid API key'),
+          '507': error('The store would be over --max-pets; nothing was created'),
+        },
+      },
+    },
+    '/clock': {
+      put: {
+        operationId: 'setClock',
+        summary: "Move the server clock (it then runs at real speed); `null` goes back to the machine's time",
+        requestBody: { required: true, content: json({ $ref: '#/components/schemas/ClockSetting' }) },
+        responses: { '200': { description: 'The new clock', content: json({ $ref: '#/components/schemas/Summary' }) }, '400': error('Not an ISO 8601 instant'), '401': error('Missing or invalid API key') },
+      },
+    },
+    '/faults': {
+      get: {
+        operationId: 'listFaults',
+        summary: 'The faults in force, by operationId',
+        responses: { '200': { description: 'Faults by operationId', content: json({ type: 'object', additionalProperties: { $ref: '#/components/schemas/Fault' } }) }, '401': error('Missing or invalid API key') },
+      },
+      delete: {
+        operationId: 'clearFaults',
+        summary: 'Remove every fault',
+        responses: { '204': { description: 'No faults remain' }, '401': error('Missing or invalid API key') },
+      },
+    },
+    '/faults/{operationId}': {
+      put: {
+        operationId: 'setFault',
+        summary: 'Inject a fault into one operation of the interface (listPets, createPet, getPet)',
+        parameters: [{ name: 'operationId', in: 'path', required: true, schema: { type: 'string' } }],
+        requestBody: { required: true, content: json({ $ref: '#/components/schemas/Fault' }) },
+        responses: {
+          '200': { description: 'The fault now in force', content: json({ $ref: '#/components/schemas/Fault' }) },
+          '400': error('Not a valid fault'),
+          '401': error('Missing or invalid API key'),
+          '404': error('No such operation'),
+        },
+      },
+      delete: {
+        operationId: 'clearFault',
+        summary: 'Remove the fault of one operation',
+        parameters: [{ name: 'operationId', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '204': { description: 'Removed' }, '401': error('Missing or invalid API key'), '404': error('No fault on that operation') },
+      },
+    },
+    '/journal': {
+      get: {
+        operationId: 'readJournal',
+        summary: 'The latest requests to the interface, oldest first',
+        parameters: [{ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100000 } }],
+        responses: { '200': { description: 'Journal entries', content: json({ type: 'array', items: { $ref: '#/components/schemas/JournalEntry' } }) }, '401': error('Missing or invalid API key') },
+      },
+      delete: {
+        operationId: 'clearJournal',
+        summary: 'Empty the journal',
+        responses: { '204': { description: 'Emptied' }, '401': error('Missing or invalid API key') },
+      },
+    },
+  },
+  components: {
+    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+    schemas: {
+      PetStatus: openapi.components.schemas.PetStatus,
+      NewPet: openapi.components.schemas.NewPet,
+      Error: openapi.components.schemas.Error,
+      Fault: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          latencyMs: { type: 'integer', minimum: 0, maximum: 60000, description: 'Added before the request is handled' },
+          status: { type: 'integer', minimum: 400, maximum: 599, description: 'Answered instead, with an Error body of code `fault_injected`' },
+          errorRate: { type: 'number', minimum: 0, maximum: 1, description: 'Fraction of requests answered with `status` (1 when `status` is given alone)' },
+          dropRate: { type: 'number', minimum: 0, maximum: 1, description: 'Fraction of requests whose connection is dropped unanswered' },
+        },
+      },
+      ClockSetting: {
+        type: 'object',
+        required: ['now'],
+        additionalProperties: false,
+        properties: { now: { type: ['string', 'null'], description: 'An ISO 8601 instant, or null for the real time' } },
+      },
+      Summary: {
+        type: 'object',
+        required: ['pets', 'clock'],
+        properties: { pets: { type: 'integer' }, clock: { type: 'string' } },
+      },
+      Loaded: {
+        type: 'object',
+        required: ['created', 'pets'],
+        properties: { created: { type: 'integer' }, firstId: { type: 'integer' }, lastId: { type: 'integer' }, pets: { type: 'integer' } },
+      },
+      State: {
+        type: 'object',
+        required: ['clock', 'faults', 'journal', 'pets'],
+        properties: {
+          clock: { type: 'string' },
+          faults: { type: 'object' },
+          journal: { type: 'integer', description: 'Entries in the journal' },
+          pets: { type: 'array', items: { type: 'object' } },
+        },
+      },
+      JournalEntry: {
+        type: 'object',
+        required: ['at', 'method', 'path', 'status', 'latencyMs'],
+        properties: {
+          at: { type: 'string' },
+          method: { type: 'string' },
+          path: { type: 'string' },
+          status: { type: 'integer' },
+          latencyMs: { type: 'number' },
+          code: { type: 'string' },
+          fault: { type: 'string' },
+        },
+      },
+    },
+  },
+} as const;
