@@ -26,7 +26,9 @@ t.test('serve --help lists every option of serve and exits 0', async (t) => {
   const r = await runCaptured(['serve', '--help']);
   t.equal(r.code, 0);
   const options = serveCommand({ stdout: new PassThrough(), stderr: new PassThrough(), env: {} }).options.map((o) => o.long as string);
-  t.strictSame(options.sort(), ['--api-key', '--api-keys-file', '--base-path', '--host', '--max-pets', '--now', '--port', '--seed'].sort(), 'the options serve declares');
+  for (const option of ['--port', '--host', '--api-key', '--api-keys-file', '--base-path', '--seed', '--now', '--max-pets']) {
+    t.ok(options.includes(option), `serve declares ${option}`);
+  }
   for (const option of options) t.match(r.stdout, option, `${option} is in the help`);
   t.match(r.stdout, /PETSTORE_API_KEYS/, 'the environment variable is mentioned');
 });
