@@ -142,10 +142,11 @@ t.test('parseJsonBytes refuses invalid UTF-8 instead of replacing it', async (t)
 });
 
 t.test('property: every int64 round-trips through its decimal text', async (t) => {
-  fc.assert(
+  const details = fc.check(
     fc.property(fc.bigInt({ min: INT64_MIN, max: INT64_MAX }), (n) => parseJson(String(n)).ok && value(parseJson(String(n))) === n),
   );
-  t.pass('no counterexample');
+  // The report names the seed and the counterexample, to replay with fc.check(…, { seed, path }).
+  t.notOk(details.failed, fc.defaultReportMessage(details) ?? 'no counterexample');
 });
 
 t.test('property: parseJson reads what JSON.stringify writes, as JSON.parse does (integers as bigint)', async (t) => {
@@ -154,12 +155,13 @@ t.test('property: parseJson reads what JSON.stringify writes, as JSON.parse does
   // Integers of more than 20 digits are clamped on purpose (tested above), so the doubles stay below 1e20.
   const fits = (v: unknown): boolean =>
     typeof v === 'number' ? Math.abs(v) < 1e20 : Array.isArray(v) ? v.every(fits) : v && typeof v === 'object' ? Object.values(v).every(fits) : true;
-  fc.assert(
+  const details = fc.check(
     fc.property(fc.jsonValue({ maxDepth: 4, stringUnit: 'binary' }).filter(fits), (v) => {
       const text = JSON.stringify(v);
       const r = parseJson(text);
       return r.ok && JSON.stringify(toNumbers(r.value)) === JSON.stringify(JSON.parse(text));
     }),
   );
-  t.pass('no counterexample');
+  // The report names the seed and the counterexample, to replay with fc.check(…, { seed, path }).
+  t.notOk(details.failed, fc.defaultReportMessage(details) ?? 'no counterexample');
 });
