@@ -9,7 +9,7 @@ function store(maxPets = 1000): PetStore {
 }
 const pet = (name: string, status?: NewPet['status']): NewPet => ({ name, categoryId: 1n, ...(status ? { status } : {}) });
 const text = (result: ReturnType<PetStore['create']>) => (result.ok ? { ...result, json: result.json.toString() } : result);
-const names = (json: Buffer | string) => (JSON.parse(json) as Array<{ name: string }>).map((p) => p.name);
+const names = (json: Buffer | string) => (JSON.parse(String(json)) as Array<{ name: string }>).map((p) => p.name);
 
 t.test('create assigns ids 1, 2, 3… and returns the stored JSON, id first', async (t) => {
   const s = store();
