@@ -97,10 +97,8 @@ export function createControlHandler(deps: ControlDeps): (req: IncomingMessage, 
       const now = value['now'];
       if (now === null) clock.set(new Date());
       else {
-        const instant = new Date(now as string);
-        if (typeof now !== 'string' || !/^\d{4}-\d{2}-\d{2}T/.test(now) || Number.isNaN(instant.getTime())) {
-          return respond.sendError(x, 'invalid_body', 'now must be an ISO 8601 instant such as 2030-12-05T00:00:00Z, or null');
-        }
+        const instant = typeof now === 'string' ? readInstant(now) : undefined;
+        if (!instant) return respond.sendError(x, 'invalid_body', 'now must be an ISO 8601 instant such as 2030-12-05T00:00:00Z, or null');
         clock.set(instant);
       }
       respond.send(x, 200, summary());
@@ -116,7 +114,8 @@ export function createControlHandler(deps: ControlDeps): (req: IncomingMessage, 
       }
       const value = (await body(x, validateFault)) as JsonObject | undefined;
       if (value === undefined) return;
-      const status = value['status'] === undefined ? undefined : Number(value['status']);
+      // An errorRate without a status fails with 503, as the error catalogue says.
+      const status = value['status'] !== undefined ? Number(value['status']) : Number(value['errorRate'] ?? 0) > 0 ? 503 : undefined;
       const fault = {
         latencyMs: Number(value['latencyMs'] ?? 0),
         ...(status !== undefined ? { status } : {}),
@@ -170,4 +169,21 @@ export function createControlHandler(deps: ControlDeps): (req: IncomingMessage, 
     const done = handler(x, { ...(operationId !== undefined ? { operationId } : {}), query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)) });
     if (done) done.catch(() => (res.headersSent ? res.destroy() : respond.sendError(x, 'internal_error', 'the control API failed')));
   };
+}
+
+/**
+ * An ISO 8601 instant, read as strictly as `--now` (src/cli/options.ts): a
+ * time needs an offset (without one it would depend on the local zone), and
+ * an impossible date is refused rather than rolled over as `new Date` does
+ * (2031-02-30 would become 2 March, 24:00 the next day).
+ */
+function readInstant(text: string): Date | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})(T(\d{2}):\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/.exec(text);
+  if (!match) return undefined;
+  const [year, month, day, hour] = [match[1], match[2], match[3], match[5] ?? '00'].map(Number) as [number, number, number, number];
+  const calendar = new Date(0);
+  calendar.setUTCFullYear(year, month - 1, day);
+  const real = calendar.getUTCFullYear() === year && calendar.getUTCMonth() === month - 1 && calendar.getUTCDate() === day && hour < 24;
+  const date = new Date(text);
+  return real && !Number.isNaN(date.getTime()) ? date : undefined;
 }
