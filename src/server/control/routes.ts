@@ -131,8 +131,9 @@ export function createControlHandler(deps: ControlDeps): (req: IncomingMessage, 
     },
     'GET /journal': (x, { query }) => {
       const text = query.get('limit');
-      const limit = text === null ? journal.capacity : Number(text);
-      if (!Number.isInteger(limit) || limit < 1) return respond.sendError(x, 'invalid_parameter', 'limit must be a positive integer');
+      // Without a limit, every entry (none with --journal-size 0, which is no reason for a 400).
+      const limit = text === null ? undefined : Number(text);
+      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) return respond.sendError(x, 'invalid_parameter', 'limit must be a positive integer');
       respond.send(x, 200, JSON.stringify(journal.latest(limit)));
     },
     'DELETE /journal': (x) => {
