@@ -4,7 +4,7 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { createServer } from '../server/index.js';
 import { DEFAULT_BASE_PATH, DEFAULT_HOST, DEFAULT_PORT, DEVELOPMENT_API_KEY, defaultLimits } from '../server/decisions.js';
-import { createRequestLogger } from '../server/log.js';
+import { createNoticeWriter, createRequestLogger } from '../server/log.js';
 import { loadSeedFile, persistPeriodically, readStateFile, SeedError } from '../store/index.js';
 import { resolveApiKeys } from './api-keys.js';
 import { UsageError, type CliIo } from './io.js';
@@ -39,6 +39,8 @@ export function serveCommand(io: CliIo) {
         throw error;
       }
       const log = createRequestLogger(options.quiet ? 'off' : options.log, (line) => io.stdout.write(line));
+      // With --log json every line of stdout is JSON, notices included.
+      const notice = createNoticeWriter(options.log, (text) => io.stdout.write(text));
       const server = createServer({
         apiKeys,
         basePath: options.basePath,
@@ -65,7 +67,7 @@ export function serveCommand(io: CliIo) {
         throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${code ?? (error as Error).message}`);
       }
       const key = apiKeys.length === 0 ? DEVELOPMENT_API_KEY : '<API_KEY>';
-      io.stdout.write(
+      notice(
         [
           `petstore: serving the Pet Store Service Interface v1.0.0 at ${url}`,
           `  pets: ${server.store.size}${saved ? ` from ${options.state}` : options.seed ? ` from ${options.seed}` : ''}${options.state ? `; kept in ${options.state}` : ''}; clock: ${new Date(server.clock.now()).toISOString()}`,
@@ -83,7 +85,7 @@ export function serveCommand(io: CliIo) {
         const stop = (signal: NodeJS.Signals) => {
           if (stopping) process.exit(130); // a second signal: the user means it
           stopping = true;
-          io.stdout.write(`petstore: ${signal}, finishing in-flight requests\n`);
+          notice(`petstore: ${signal}, finishing in-flight requests\n`);
           void server
             .close()
             .then(() => persistence?.stop())

@@ -9,10 +9,13 @@ import type { JournalEntry } from './control/journal.js';
 
 export type LogFormat = 'pretty' | 'json' | 'off';
 
+/** pino's `pid` and `hostname`, the same on every line. */
+const pinoBase = () => `"pid":${process.pid},"hostname":${JSON.stringify(hostname())}`;
+
 export function createRequestLogger(format: LogFormat, write: (line: string) => void): ((entry: JournalEntry) => void) | undefined {
   if (format === 'off') return undefined;
   if (format === 'json') {
-    const base = `"pid":${process.pid},"hostname":${JSON.stringify(hostname())}`;
+    const base = pinoBase();
     return (e) =>
       write(
         `{"level":${e.status >= 500 ? 50 : e.status >= 400 ? 40 : 30},"time":${Date.parse(e.at)},${base},"msg":"request completed",` +
@@ -22,4 +25,19 @@ export function createRequestLogger(format: LogFormat, write: (line: string) => 
   }
   return (e) =>
     write(`${e.at.slice(11, 23)} ${e.method.padEnd(6)} ${e.path} → ${e.status}${e.code ? ` ${e.code}` : ''} ${e.latencyMs.toFixed(1)} ms${e.fault ? ` [fault: ${e.fault}]` : ''}\n`);
+}
+
+/**
+ * The server's own notices (where it serves, that it is stopping): text, or
+ * with `json` one pino line (level 30) per line of text, so that stdout stays
+ * JSON lines from the first line on and a log pipeline can read all of it.
+ */
+export function createNoticeWriter(format: LogFormat, write: (text: string) => void): (text: string) => void {
+  if (format !== 'json') return write;
+  const base = pinoBase();
+  return (text) => {
+    for (const line of text.split('\n')) {
+      if (line.trim() !== '') write(`{"level":30,"time":${Date.now()},${base},"msg":${JSON.stringify(line.trim())}}\n`);
+    }
+  };
 }
