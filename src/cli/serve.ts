@@ -5,7 +5,7 @@ import { Command, Option } from '@commander-js/extra-typings';
 import { createServer } from '../server/index.js';
 import { DEFAULT_BASE_PATH, DEFAULT_HOST, DEFAULT_PORT, DEVELOPMENT_API_KEY, defaultLimits } from '../server/decisions.js';
 import { createNoticeWriter, createRequestLogger } from '../server/log.js';
-import { loadSeedFile, persistPeriodically, readStateFile, SeedError } from '../store/index.js';
+import { persistPeriodically, readSeedText, readStateFile, SeedError, seedPets } from '../store/index.js';
 import { resolveApiKeys } from './api-keys.js';
 import { UsageError, type CliIo } from './io.js';
 import { collect, parseInstant, parseInteger, parsePort } from './options.js';
@@ -29,31 +29,28 @@ export function serveCommand(io: CliIo) {
     .option('-q, --quiet', 'no request log', false)
     .action(async (options) => {
       const apiKeys = resolveApiKeys({ flags: options.apiKey ?? [], env: io.env['PETSTORE_API_KEYS'], file: options.apiKeysFile });
-      let seed;
-      let saved;
-      try {
-        seed = options.seed ? await loadSeedFile(options.seed) : [];
-        saved = options.state ? await readStateFile(options.state) : undefined;
-      } catch (error) {
-        if (error instanceof SeedError) throw new UsageError(error.message);
-        throw error;
-      }
       const log = createRequestLogger(options.quiet ? 'off' : options.log, (line) => io.stdout.write(line));
       // With --log json every line of stdout is JSON, notices included.
       const notice = createNoticeWriter(options.log, (text) => io.stdout.write(text));
-      const server = createServer({
-        apiKeys,
-        basePath: options.basePath,
-        seed,
-        ...(options.now ? { now: options.now } : {}),
-        limits: { maxPets: options.maxPets, journalSize: options.journalSize },
-        control: options.control,
-        ...(log ? { onRequest: log } : {}),
-      });
-      if (saved) {
-        // The state file holds every pet, seed included, in id order.
-        server.store.clear();
-        for (const pet of saved) server.store.create(pet);
+      let server;
+      let fromState = false;
+      try {
+        // The state file, when there is one, holds every pet (seed included) in id order.
+        const saved = options.state ? await readStateFile(options.state) : undefined;
+        fromState = saved !== undefined;
+        const seed = saved ?? (options.seed ? seedPets(await readSeedText(options.seed), options.seed) : []);
+        server = createServer({
+          apiKeys,
+          basePath: options.basePath,
+          seed,
+          ...(options.now ? { now: options.now } : {}),
+          limits: { maxPets: options.maxPets, journalSize: options.journalSize },
+          control: options.control,
+          ...(log ? { onRequest: log } : {}),
+        });
+      } catch (error) {
+        if (error instanceof SeedError) throw new UsageError(error.message);
+        throw error;
       }
       const persistence = options.state
         ? persistPeriodically(options.state, server.store, options.stateInterval * 1000, (error) => io.stderr.write(`petstore: cannot write ${options.state}: ${(error as Error).message}\n`))
@@ -70,7 +67,7 @@ export function serveCommand(io: CliIo) {
       notice(
         [
           `petstore: serving the Pet Store Service Interface v1.0.0 at ${url}`,
-          `  pets: ${server.store.size}${saved ? ` from ${options.state}` : options.seed ? ` from ${options.seed}` : ''}${options.state ? `; kept in ${options.state}` : ''}; clock: ${new Date(server.clock.now()).toISOString()}`,
+          `  pets: ${server.store.size}${fromState ? ` from ${options.state}` : options.seed ? ` from ${options.seed}` : ''}${options.state ? `; kept in ${options.state}` : ''}; clock: ${new Date(server.clock.now()).toISOString()}`,
           apiKeys.length === 0
             ? `  auth: Authorization: Bearer ${DEVELOPMENT_API_KEY}   (the development key; choose your own with --api-key, PETSTORE_API_KEYS or --api-keys-file)`
             : `  auth: Authorization: Bearer <API_KEY>   (${apiKeys.length} configured key${apiKeys.length === 1 ? '' : 's'})`,

@@ -60,6 +60,34 @@ export function parseJson(text: string, limits: ParseLimits = defaultParseLimits
   }
 }
 
+/** A document that is not JSON, from `parseJsonArrayElements`. */
+export class JsonParseError extends Error {
+  readonly code = 'malformed_json';
+  constructor(
+    message: string,
+    readonly reason: 'syntax' | 'depth' | 'members',
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The elements of a top-level JSON array, parsed one at a time, so that a
+ * large array (a seed of a million pets) never exists as a whole in memory.
+ * Limits apply to each element. Throws a JsonParseError where the text stops
+ * being JSON; elements before it have already been yielded.
+ */
+export function* parseJsonArrayElements(text: string, limits: ParseLimits = defaultParseLimits): Generator<JsonValue, void, undefined> {
+  const parser = new Parser(text, limits);
+  try {
+    yield* parser.arrayElements();
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) throw new JsonParseError(error.message, error.reason);
+    if (error instanceof RangeError) throw new JsonParseError('JSON nested too deeply', 'depth');
+    throw error;
+  }
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
@@ -95,6 +123,30 @@ class Parser {
     this.skipWs();
     if (this.pos < this.text.length) this.fail('unexpected data after the JSON value');
     return value;
+  }
+
+  *arrayElements(): Generator<JsonValue, void, undefined> {
+    this.skipWs();
+    if (this.text.charCodeAt(this.pos) !== 0x5b) this.fail('expected a JSON array');
+    this.pos++;
+    this.skipWs();
+    if (this.text.charCodeAt(this.pos) === 0x5d) this.pos++;
+    else {
+      for (;;) {
+        this.members = 0;
+        yield this.value();
+        this.skipWs();
+        const c = this.text.charCodeAt(this.pos++);
+        if (c === 0x5d) break;
+        if (c !== 0x2c) {
+          this.pos--;
+          this.fail("expected ',' or ']'");
+        }
+        this.skipWs();
+      }
+    }
+    this.skipWs();
+    if (this.pos < this.text.length) this.fail('unexpected data after the JSON value');
   }
 
   private fail(what: string): never {

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import { operations as specOperations, type OperationDescriptor } from '../../spec/operations.js';
 import type { NewPet } from '../../spec/types.js';
-import { PetStore } from '../store/index.js';
+import { PetStore, SeedError } from '../store/index.js';
 import { createAuthenticator } from './auth.js';
 import { createClock, type Clock } from './clock.js';
 import { DEFAULT_BASE_PATH, DEVELOPMENT_API_KEY, defaultLimits, type Limits } from './decisions.js';
@@ -24,8 +24,8 @@ export interface ServerOptions {
   apiKeys?: readonly string[];
   /** The path prefix of the interface; `/v1` by default. */
   basePath?: string;
-  /** Pets to start with, created in order (ids 1, 2, …). */
-  seed?: readonly NewPet[];
+  /** Pets to start with, created in order (ids 1, 2, …); read once, so it may be a generator. */
+  seed?: Iterable<NewPet>;
   /** The server clock's starting instant; the real time by default. */
   now?: Date;
   limits?: Partial<Limits>;
@@ -51,7 +51,7 @@ export interface PetstoreServer {
   readonly journal: Journal;
   /** Faults injected per operation. */
   readonly faults: FaultTable;
-  /** Empties the store and creates the seed pets again. */
+  /** Back to the pets the server started with (the seed): every pet created since is forgotten. */
   reset(): void;
   /** Listens on `port` (0 for an ephemeral one) and resolves with the base URL. */
   listen(port?: number, host?: string): Promise<string>;
@@ -72,12 +72,12 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
   const operations = options.operations ?? specOperations;
   const clock = createClock(options.now);
   const store = new PetStore({ maxPets: limits.maxPets });
-  const seed = options.seed ?? [];
-  const reset = () => {
-    store.clear();
-    for (const pet of seed) store.create(pet);
-  };
-  reset();
+  for (const pet of options.seed ?? []) {
+    if (!store.create(pet).ok) throw new SeedError(`the seed holds more than the ${limits.maxPets} pets the store may hold (--max-pets)`);
+  }
+  // Pets never change, so the seed is the store's first pets: a reset truncates back to them.
+  const seedSize = store.size;
+  const reset = () => store.truncate(seedSize);
 
   const respond = createResponder(clock);
   const journal = new Journal(limits.journalSize);
@@ -174,7 +174,7 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     res.assignSocket(socket);
     res.once('finish', () => {
       res.detachSocket(socket);
-      socket.end();
+      endAndLinger(socket);
     });
     serve(req, res);
   });
@@ -253,7 +253,8 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket, clock: 
     Buffer.isBuffer(raw) &&
     raw.subarray(0, 5).toString('latin1') === 'HEAD ' &&
     !raw.subarray(0, typeof bytesParsed === 'number' ? bytesParsed : raw.length).includes('\r\n\r\n');
-  socket.end(
+  endAndLinger(
+    socket,
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
       `Date: ${clock.httpDate()}\r\n` +
       `Content-Type: ${JSON_CONTENT_TYPE}\r\n` +
@@ -261,6 +262,24 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket, clock: 
       'Connection: close\r\n\r\n' +
       (head ? '' : body),
   );
+}
+
+/** How long a connection answered and ended by the server waits for the client to close its side. */
+const LINGER_MS = 2_000;
+
+/**
+ * Ends the connection after `last`. An HTTP server's sockets allow half-open
+ * connections, so an ended socket stays open until the client closes its
+ * side; a client that neither reads nor closes (a slowloris after its 408)
+ * would hold it, and a place under maxConnections, for ever. It is destroyed
+ * after LINGER_MS; not at once, since closing while the client's bytes are
+ * still arriving sends a reset that can destroy the answer before it is read.
+ */
+function endAndLinger(socket: Socket, last = ''): void {
+  socket.end(last);
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
 }
 
 function clientErrorAnswer(error: NodeJS.ErrnoException, limits: Limits): [ErrorCode, string] {

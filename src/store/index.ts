@@ -2,5 +2,5 @@ export { PetStore } from './pet-store.js';
 export type { PetStoreOptions, CreateResult } from './pet-store.js';
 export { readNewPet } from './new-pet.js';
 export type { NewPetResult } from './new-pet.js';
-export { parseSeed, loadSeedFile, SeedError } from './seed.js';
+export { parseSeed, seedPets, readSeedText, loadSeedFile, SeedError } from './seed.js';
 export { readStateFile, writeStateFile, persistPeriodically } from './state-file.js';

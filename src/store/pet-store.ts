@@ -13,8 +13,10 @@
  * A pet costs its JSON's bytes plus 8 bytes of index, instead of a JS object
  * or string per pet (see the bench's bytes-per-pet figure).
  */
-import { stringifyJson, type JsonObject } from '../json/index.js';
+import { componentSchema } from '../../spec/operations.js';
 import type { NewPet, Pet, PetStatus } from '../../spec/types.js';
+import type { JsonObject } from '../json/index.js';
+import { compileObjectSerializer } from '../schema/serialize.js';
 
 export interface PetStoreOptions {
   /** The most pets the store holds; creation beyond it is refused. */
@@ -22,6 +24,9 @@ export interface PetStoreOptions {
 }
 
 export type CreateResult = { ok: true; id: number; json: Buffer } | { ok: false; reason: 'full' };
+
+/** A Pet's JSON: the spec's Pet properties, in the spec's order (id first). */
+const petJson = compileObjectSerializer(componentSchema('Pet'));
 
 /** Key of the index for pets created without a status. */
 const NO_STATUS = '';
@@ -76,7 +81,7 @@ export class PetStore {
     const id = this.size + 1;
     this.changes++;
     const stored: Pet = { id: BigInt(id), ...pet };
-    const json = stringifyJson(stored as unknown as JsonObject);
+    const json = petJson(stored as unknown as JsonObject);
     const bytes = Buffer.byteLength(json);
     this.reserve(bytes + 1);
     const start = this.used;
@@ -141,6 +146,31 @@ export class PetStore {
   /** Every pet as one JSON array, in id order: for snapshots and persistence. */
   toJsonArray(): Buffer {
     return this.list(this.size);
+  }
+
+  /**
+   * Forgets every pet after the first `count`, as if they had never been
+   * created: ids go on from count + 1. Pets never change, so the first
+   * `count` are exactly as they were; this is how a reset to the seed costs
+   * nothing and keeps no copy of the seed.
+   */
+  truncate(count: number): void {
+    if (count >= this.size) return;
+    if (count <= 0) return this.clear();
+    this.changes++;
+    this.ends.length = count;
+    this.used = (this.ends.values[count - 1] as number) + 1;
+    for (const ids of this.byStatus.values()) {
+      // Ids are ascending: keep those up to `count`.
+      let low = 0;
+      let high = ids.length;
+      while (low < high) {
+        const mid = (low + high) >>> 1;
+        if ((ids.values[mid] as number) <= count) low = mid + 1;
+        else high = mid;
+      }
+      ids.length = low;
+    }
   }
 
   /** Forgets every pet; ids start again at 1. */

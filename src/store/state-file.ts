@@ -10,10 +10,10 @@ import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { NewPet } from '../../spec/types.js';
 import type { PetStore } from './pet-store.js';
-import { parseSeed, SeedError } from './seed.js';
+import { seedPets, SeedError } from './seed.js';
 
-/** The pets of a state file, or `undefined` when there is none yet. */
-export async function readStateFile(path: string): Promise<NewPet[] | undefined> {
+/** The pets of a state file, one at a time, or `undefined` when there is no file yet. */
+export async function readStateFile(path: string): Promise<Iterable<NewPet> | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -21,7 +21,7 @@ export async function readStateFile(path: string): Promise<NewPet[] | undefined>
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new SeedError(`cannot read state file ${path}: ${(error as Error).message}`);
   }
-  return parseSeed(text, path);
+  return seedPets(text, path);
 }
 
 export async function writeStateFile(path: string, store: PetStore): Promise<void> {

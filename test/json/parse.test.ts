@@ -165,3 +165,21 @@ t.test('property: parseJson reads what JSON.stringify writes, as JSON.parse does
   // The report names the seed and the counterexample, to replay with fc.check(…, { seed, path }).
   t.notOk(details.failed, fc.defaultReportMessage(details) ?? 'no counterexample');
 });
+
+t.test('parseJsonArrayElements yields each element of a top-level array, then reports where the text stops being JSON', async (t) => {
+  const { parseJsonArrayElements, JsonParseError } = await import('../../src/json/index.js');
+  t.same([...parseJsonArrayElements(' [1, {"a":"b"}, [2]] ')], [1n, { a: 'b' }, [2n]]);
+  t.strictSame([...parseJsonArrayElements('[]')], []);
+  const seen: unknown[] = [];
+  let thrown: unknown;
+  try {
+    for (const v of parseJsonArrayElements('[1, 2, x]')) seen.push(v);
+  } catch (error) {
+    thrown = error;
+  }
+  t.ok(thrown instanceof JsonParseError, 'a JsonParseError');
+  t.strictSame(seen, [1n, 2n], 'the elements before the error were yielded');
+  t.throws(() => [...parseJsonArrayElements('{"a":1}')], /expected a JSON array/);
+  t.throws(() => [...parseJsonArrayElements('[1] 2')], /unexpected data after/);
+  t.throws(() => [...parseJsonArrayElements('[' + '['.repeat(40) + ']'.repeat(40) + ']', { maxDepth: 32, maxMembers: 100 })], /nested deeper/);
+});

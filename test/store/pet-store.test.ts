@@ -97,3 +97,23 @@ t.test('pets stay exact when the byte arena grows many times over, and earlier a
   t.equal((JSON.parse(String(s.list(100))) as unknown[]).length, 100);
   t.equal((JSON.parse(String(s.toJsonArray())) as unknown[]).length, n, 'the whole store is one valid JSON array');
 });
+
+t.test('truncate forgets the pets after the first n, as if never created: ids, pages and the status index go back', async (t) => {
+  const s = store();
+  for (const [i, status] of (['sold', undefined, 'sold', 'pending', 'sold'] as const).entries()) s.create(pet(`p${i + 1}`, status));
+  const before = s.version;
+  s.truncate(2);
+  t.equal(s.size, 2);
+  t.ok(s.version !== before, 'a truncation is a change (persistence writes it)');
+  t.equal(s.get(3n), undefined);
+  t.strictSame(names(s.list(10)), ['p1', 'p2']);
+  t.strictSame(names(s.list(10, 'sold')), ['p1']);
+  t.equal(s.list(10, 'pending').toString(), '[]');
+  const next = s.create(pet('again', 'sold'));
+  t.equal(next.ok && next.id, 3, 'ids go on from n + 1');
+  t.strictSame(names(s.list(10, 'sold')), ['p1', 'again']);
+  s.truncate(10);
+  t.equal(s.size, 3, 'truncating beyond the size changes nothing');
+  s.truncate(0);
+  t.equal(s.size, 0);
+});
