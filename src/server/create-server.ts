@@ -131,8 +131,6 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
   const unanswered = new Set<http.ServerResponse>();
   let closing = false;
 
-  // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400. Node's
-  // own check (requireHostHeader) answers it with no body, so it is made here.
   const serve = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     // RFC 9112 §9.3.2: pipelined requests may be processed in parallel only
     // when all are safe. Node hands over a pipelined request at once, its
@@ -144,6 +142,8 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     res.once('close', () => unanswered.delete(res));
     const toControl = isControl(req.url);
     observe(req, res, !toControl);
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400. Node's
+    // own check (requireHostHeader) answers it with no body, so it is made here.
     if (req.headers.host !== undefined || req.httpVersion !== '1.1') return toControl ? control!(req, res) : handle(req, res);
     respond.sendError({ req, res, headers: undefined }, 'bad_request', 'an HTTP/1.1 request must carry a Host header', { connection: 'close' });
   };
