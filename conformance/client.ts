@@ -80,7 +80,7 @@ export interface Client {
   /** Writes left in the budget. */
   writesLeft(): number;
   observe(observer: Observer): void;
-  stats(): { requests: number; writes: number; transportErrors: number; busyMs: number };
+  stats(): { requests: number; writes: number; transportErrors: number; busyMs: number; rateLimited: number };
   close(): Promise<void>;
 }
 
@@ -103,6 +103,7 @@ export function createClient(options: ClientOptions): Client {
   let writes = 0;
   let transportErrors = 0;
   let busyMs = 0;
+  let rateLimited = 0;
   let inFlight = 0;
   const waiting: (() => void)[] = [];
   let nextSlot = 0;
@@ -123,7 +124,22 @@ export function createClient(options: ClientOptions): Client {
     waiting.shift()?.();
   }
 
+  /**
+   * The seed leaves rate limits open (§8), so a correct target may answer 429
+   * Too Many Requests: the request was not processed (RFC 6585 §4) and is sent
+   * again after Retry-After (or a growing pause), a few times at most. Every
+   * 429 is still judged by the observers and counted for the report.
+   */
   async function send(family: string, request: WireRequest): Promise<WireResponse> {
+    for (let attempt = 0; ; attempt++) {
+      const response = await sendOnce(family, request);
+      if (response.status !== 429 || attempt >= MAX_RATE_LIMIT_RETRIES) return response;
+      rateLimited++;
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs(response.headers['retry-after'], attempt)));
+    }
+  }
+
+  async function sendOnce(family: string, request: WireRequest): Promise<WireResponse> {
     if (writeMethods.has(request.method)) {
       if (writes >= options.maxWrites) throw new WriteBudgetExhausted(`the write budget (--max-writes ${options.maxWrites}) is used up`);
       writes++;
@@ -192,9 +208,19 @@ export function createClient(options: ClientOptions): Client {
     send,
     writesLeft: () => options.maxWrites - writes,
     observe: (observer) => void observers.push(observer),
-    stats: () => ({ requests, writes, transportErrors, busyMs }),
+    stats: () => ({ requests, writes, transportErrors, busyMs, rateLimited }),
     close: () => agent.close(),
   };
+}
+
+const MAX_RATE_LIMIT_RETRIES = 5;
+
+/** Retry-After in seconds or as an HTTP-date (RFC 9110 §10.2.3), capped at 10 s; else 250 ms, doubling. */
+function retryDelayMs(retryAfter: string | undefined, attempt: number): number {
+  const fallback = 250 * 2 ** attempt;
+  if (!retryAfter) return fallback;
+  const seconds = /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) * 1000 : Date.parse(retryAfter) - Date.now();
+  return Number.isFinite(seconds) ? Math.min(Math.max(seconds, 0), 10_000) : fallback;
 }
 
 function describeTransportError(error: unknown, timeoutMs: number): string {

@@ -99,6 +99,16 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
     const all: (CheckOutcome & { extraFailures?: Failure[] })[] = [...outcomes, ...(judge ? await judge.outcomes() : [])];
     const failures = all.flatMap((o) => (o.failure ? [o.failure, ...(o.extraFailures ?? [])] : []));
     const stats = client.stats();
+    if (stats.rateLimited > 0) {
+      advisories.set('rate-limited', {
+        decision: 'rate-limits',
+        family: 'responses',
+        operationId: '*',
+        seed: '§8 "Rate limits ... not shown"',
+        observed: `the target answered 429 Too Many Requests ${stats.rateLimited} times; each request was sent again after its Retry-After`,
+        referenceBehaviour: 'no rate limit; lower --rate or --concurrency to stay under the target\'s',
+      });
+    }
     const targetDate = knowledge.targetDate();
     return {
       ok: failures.length === 0,
