@@ -349,8 +349,12 @@ class Parser {
         this.pos = p;
         this.fail('invalid number');
       }
-      // Past a few thousand the exponent's exact size no longer matters.
-      exponent = sign * Math.min(Number(t.slice(e, Math.min(p, e + 6))), 100_000);
+      // Past a few thousand the exponent's exact size no longer matters, so
+      // only its first digits are read: after its leading zeros, or 1e0000001
+      // would be read as 1e0 (and 7e-0000001 as the integer 7).
+      let d = e;
+      while (d < p - 1 && t.charCodeAt(d) === 0x30) d++;
+      exponent = sign * Math.min(Number(t.slice(d, Math.min(p, d + 6))), 100_000);
     }
     this.pos = p;
     if (fracDigits === '' && !hasExponent) return toInteger(negative, intDigits, 0);

@@ -40,6 +40,14 @@ t.test('a number with a fractional part becomes a double', async (t) => {
   }
 });
 
+t.test('an exponent with leading zeros is read at its value: 1e0000001 is 10, 7e-0000001 is 0.7', async (t) => {
+  t.equal(value(parseJson('1e0000001')), 10n);
+  t.equal(value(parseJson('-3E+0000002')), -300n);
+  t.equal(value(parseJson('5e00000000000000000002')), 500n);
+  t.equal(value(parseJson('7e-0000001')), 0.7);
+  t.ok((value(parseJson('1e' + '0'.repeat(40) + '400')) as bigint) > INT64_MAX, 'and a large one after many zeros is still large');
+});
+
 t.test('integers too large for any int64 (1e400, 30 digits) are clamped just outside int64, never rounded into it', async (t) => {
   for (const text of ['1e400', '1' + '0'.repeat(30), '1.5e400', '18446744073709551616000']) {
     const v = value(parseJson(text));
