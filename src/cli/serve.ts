@@ -55,7 +55,9 @@ export function serveCommand(io: CliIo) {
       const persistence = options.state
         ? persistPeriodically(options.state, server.store, options.stateInterval * 1000, (error) => io.stderr.write(`petstore: cannot write ${options.state}: ${(error as Error).message}\n`))
         : undefined;
-      persistence?.markWritten();
+      // Only pets read from the file are on disk already; a seed (or nothing) is written on
+      // the first tick or at shutdown, so --state FILE always leaves FILE behind.
+      if (fromState) persistence?.markWritten();
       let url: string;
       try {
         url = await server.listen(options.port, options.host);
