@@ -127,7 +127,7 @@ export function createClient(options: ClientOptions): Client {
   /**
    * The seed leaves rate limits open (§8), so a correct target may answer 429
    * Too Many Requests: the request was not processed (RFC 6585 §4) and is sent
-   * again after Retry-After (or a growing pause), a few times at most. Every
+   * again after Retry-After (or a growing pause), ten times at most. Every
    * 429 is still judged by the observers and counted for the report.
    */
   async function send(family: string, request: WireRequest): Promise<WireResponse> {
@@ -213,7 +213,7 @@ export function createClient(options: ClientOptions): Client {
   };
 }
 
-const MAX_RATE_LIMIT_RETRIES = 5;
+const MAX_RATE_LIMIT_RETRIES = 10;
 
 /** Retry-After in seconds or as an HTTP-date (RFC 9110 §10.2.3), capped at 10 s; else 250 ms, doubling. */
 function retryDelayMs(retryAfter: string | undefined, attempt: number): number {
