@@ -137,6 +137,8 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     // response queued without a socket; it waits here for its turn, so a
     // getPet pipelined behind a createPet finds the pet.
     if (!res.socket) return void res.once('socket', () => serve(req, res));
+    // RFC 9112 §3.2.2: a server must accept the absolute form (`GET http://host/v1/pets`).
+    if (req.url !== undefined && /^https?:\/\//i.test(req.url)) req.url = originForm(req.url);
     if (closing) res.setHeader('connection', 'close');
     unanswered.add(res);
     res.once('close', () => unanswered.delete(res));
@@ -215,6 +217,16 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
       });
     },
   };
+}
+
+/** The origin form (path and query) of an absolute-form request target. */
+function originForm(target: string): string {
+  try {
+    const url = new URL(target);
+    return url.pathname + url.search;
+  } catch {
+    return target;
+  }
 }
 
 /**

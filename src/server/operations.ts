@@ -45,6 +45,11 @@ export function createOperationHandlers({ store, limits, respond }: OperationDep
           `the body must be sent as application/json, not ${req.headers['content-type'] ?? 'without a Content-Type'}`,
         );
       }
+      // RFC 9110 §8.4.1: a content coding the server does not support is a 415, not a body to misread.
+      const coding = req.headers['content-encoding']?.trim().toLowerCase();
+      if (coding && coding !== 'identity') {
+        return respond.sendError(x, 'unsupported_media_type', `Content-Encoding ${coding} is not supported: send the JSON as it is`);
+      }
       const body = await readBody(req, limits.maxBodyBytes);
       if (!body.ok) {
         if (body.reason === 'aborted') return;

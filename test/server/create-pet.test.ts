@@ -61,6 +61,19 @@ t.test('a body with another Content-Type, or none, answers 415 unsupported_media
   t.strictSame((await api('/pets')).body, [], 'nothing was created');
 });
 
+t.test('a body in a content coding the server does not support answers 415 and creates nothing (RFC 9110 §8.4.1)', async (t) => {
+  const { gzipSync } = await import('node:zlib');
+  const { api } = await startTestServer(t);
+  const body = gzipSync('{"name":"Rex","categoryId":1}');
+  const r = await api('/pets', { body, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+  t.equal(r.status, 415);
+  t.equal(r.body.code, 'unsupported_media_type');
+  t.match(r.body.message, /gzip/);
+  const identity = await api('/pets', { body: '{"name":"Rex","categoryId":1}', headers: { 'content-type': 'application/json', 'content-encoding': 'identity' } });
+  t.equal(identity.status, 201, 'identity is no coding at all');
+  t.equal((await api('/pets')).body.length, 1, 'only the identity body created a pet');
+});
+
 t.test('createPet without a body answers 400 invalid_body', async (t) => {
   const { api } = await startTestServer(t);
   const none = await api('/pets', { method: 'POST' });

@@ -167,3 +167,11 @@ t.test('one connection can carry several requests (keep-alive)', async (t) => {
   const text = await all;
   t.equal(text.match(/HTTP\/1\.1 200 OK\r\n/g)?.length, 2, 'two answers on one connection');
 });
+
+t.test('a request target in absolute form is served like its path (RFC 9112 §3.2.2)', async (t) => {
+  const { url } = await startTestServer(t);
+  const { host, pathname } = new URL(url);
+  const r = parseRawResponse(await rawExchange(url, `GET http://${host}${pathname}/pets?limit=1 HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer petstore-dev-key\r\nConnection: close\r\n\r\n`));
+  t.equal(r.status, 200);
+  t.equal(r.text, '[]');
+});
