@@ -23,19 +23,23 @@ function capture(): { stream: Writable; text: () => string } {
   return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
 }
 
+let active = 0;
+let saved: typeof process.exitCode;
+
 /** Runs `petstore <argv>` and resolves with its exit code and output. */
 export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<ConformRun> {
   const stdout = capture();
   const stderr = capture();
   // `run` reports the exit code through process.exitCode (the way bin/ sets
-  // it); in a test process that would become the test file's own exit code.
-  const before = process.exitCode;
+  // it); in a test process that would become the test file's own exit code,
+  // so it is put back when the last run in flight ends.
+  if (active++ === 0) saved = process.exitCode;
   process.exitCode = undefined;
   try {
     const code = await run(argv, { stdout: stdout.stream, stderr: stderr.stream, env });
     return { code, stdout: stdout.text(), stderr: stderr.text() };
   } finally {
-    process.exitCode = before;
+    if (--active === 0) process.exitCode = saved;
   }
 }
 
