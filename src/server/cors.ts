@@ -9,7 +9,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 export const corsHeaders: OutgoingHttpHeaders = {
   'access-control-allow-origin': '*',
   // Without this a page cannot read them (they are not CORS-safelisted).
-  'access-control-expose-headers': 'Deprecation, Sunset, Link, WWW-Authenticate, Allow',
+  'access-control-expose-headers': 'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Petstore-Fault',
 };
 
 /** On a preflight answer, for a path whose methods are `allow`. */

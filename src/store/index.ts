@@ -3,4 +3,4 @@ export type { PetStoreOptions, CreateResult } from './pet-store.js';
 export { readNewPet } from './new-pet.js';
 export type { NewPetResult } from './new-pet.js';
 export { parseSeed, seedPets, readSeedText, loadSeedFile, SeedError } from './seed.js';
-export { readStateFile, writeStateFile, persistPeriodically } from './state-file.js';
+export { readStateFile, writeStateFile, persistPeriodically, removeStaleTemporaries } from './state-file.js';

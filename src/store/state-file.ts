@@ -6,7 +6,7 @@
  * at any moment leaves either the previous file or the new one, never half.
  */
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { NewPet } from '../../spec/types.js';
 import type { PetStore } from './pet-store.js';
@@ -37,6 +37,40 @@ export async function writeStateFile(path: string, store: PetStore): Promise<voi
   }
   await file.close();
   await rename(temporary, path);
+  // The rename is only durable once the directory entry is on disk too.
+  const directory = await open(dirname(path), 'r');
+  try {
+    await directory.sync();
+  } catch {
+    // Some file systems cannot sync a directory; the rename is still atomic.
+  } finally {
+    await directory.close();
+  }
+}
+
+/**
+ * Removes temporary files that a writer which crashed mid-write left beside
+ * `path` (named `.<file>.<pid>.<random>.tmp`), when that process is gone.
+ */
+export async function removeStaleTemporaries(path: string): Promise<string[]> {
+  const prefix = `.${basename(path)}.`;
+  const removed: string[] = [];
+  for (const name of await readdir(dirname(path)).catch(() => [] as string[])) {
+    const match = name.startsWith(prefix) && /^(\d+)\.[0-9a-f]+\.tmp$/.exec(name.slice(prefix.length));
+    if (!match || isAlive(Number(match[1]))) continue;
+    await rm(join(dirname(path), name), { force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /**
@@ -44,6 +78,7 @@ export async function writeStateFile(path: string, store: PetStore): Promise<voi
  * `stop()`. Writes never overlap.
  */
 export function persistPeriodically(path: string, store: PetStore, intervalMs: number, onError: (error: unknown) => void) {
+  void removeStaleTemporaries(path).catch(onError);
   let written = -1;
   let writing: Promise<void> = Promise.resolve();
   const flush = () => {

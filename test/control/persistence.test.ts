@@ -249,3 +249,18 @@ t.test('a state file holding more pets than --max-pets stops start-up rather tha
   t.equal(r.stderr.trim().split('\n').length, 1, 'one line');
   t.equal(readFileSync(path, 'utf8'), text, 'no pet was lost from the file');
 });
+
+t.test('temporary files left by a writer that crashed are removed; a live writer\'s are not', async (t) => {
+  const { mkdtempSync, writeFileSync, readdirSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { removeStaleTemporaries } = await import('../../src/store/index.js');
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-stale-'));
+  const state = join(dir, 'pets.json');
+  const dead = '.pets.json.999999999.abcd1234.tmp'; // no such process
+  const live = `.pets.json.${process.pid}.abcd1234.tmp`;
+  const other = '.other.json.999999999.abcd1234.tmp';
+  for (const name of [dead, live, other]) writeFileSync(join(dir, name), '[');
+  t.strictSame(await removeStaleTemporaries(state), [dead]);
+  t.strictSame(readdirSync(dir).sort(), [live, other].sort(), "a live process's file and another state's are kept");
+});

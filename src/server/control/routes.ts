@@ -16,6 +16,7 @@ import type { Clock } from '../clock.js';
 import { corsHeaders } from '../cors.js';
 import type { Limits } from '../decisions.js';
 import type { Exchange, Responder } from '../respond.js';
+import { readInstant } from '../instant.js';
 import type { FaultTable } from './faults.js';
 import type { Journal } from './journal.js';
 
@@ -170,21 +171,4 @@ export function createControlHandler(deps: ControlDeps): (req: IncomingMessage, 
     const done = handler(x, { ...(operationId !== undefined ? { operationId } : {}), query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)) });
     if (done) done.catch(() => (res.headersSent ? res.destroy() : respond.sendError(x, 'internal_error', 'the control API failed')));
   };
-}
-
-/**
- * An ISO 8601 instant, read as strictly as `--now` (src/cli/options.ts): a
- * time needs an offset (without one it would depend on the local zone), and
- * an impossible date is refused rather than rolled over as `new Date` does
- * (2031-02-30 would become 2 March, 24:00 the next day).
- */
-function readInstant(text: string): Date | undefined {
-  const match = /^(\d{4})-(\d{2})-(\d{2})(T(\d{2}):\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/.exec(text);
-  if (!match) return undefined;
-  const [year, month, day, hour] = [match[1], match[2], match[3], match[5] ?? '00'].map(Number) as [number, number, number, number];
-  const calendar = new Date(0);
-  calendar.setUTCFullYear(year, month - 1, day);
-  const real = calendar.getUTCFullYear() === year && calendar.getUTCMonth() === month - 1 && calendar.getUTCDate() === day && hour < 24;
-  const date = new Date(text);
-  return real && !Number.isNaN(date.getTime()) ? date : undefined;
 }
