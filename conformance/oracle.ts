@@ -80,14 +80,23 @@ parentPort.on('message', async ({ id, key, status, headers, text }) => {
 });
 `;
 
-export async function createOracle(operations: readonly OperationDescriptor[]): Promise<Oracle> {
-  const exact = new Map<string, Map<number, Validator>>();
-  for (const op of operations) {
-    const byStatus = new Map<number, Validator>();
-    for (const response of op.responses) if (response.schema) byStatus.set(response.status, compileSchema(response.schema));
-    exact.set(op.operationId, byStatus);
-  }
+/** What a Prism verdict is asked about. */
+interface PrismQuestion {
+  key: string;
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  text: string;
+}
 
+/**
+ * One Prism worker per process, shared by every run in it (a test that runs
+ * the suite against many targets loads Prism once). It keeps the process
+ * alive only while verdicts are pending.
+ */
+let sharedPrism: ((question: PrismQuestion) => Promise<string[]>) | undefined;
+
+function prismWorker(): (question: PrismQuestion) => Promise<string[]> {
+  if (sharedPrism) return sharedPrism;
   const worker = new Worker(WORKER, {
     eval: true,
     workerData: {
@@ -96,30 +105,46 @@ export async function createOracle(operations: readonly OperationDescriptor[]): 
       spec: JSON.parse(JSON.stringify(openapi)),
     },
   });
-  worker.unref();
   let nextId = 0;
   const pending = new Map<number, (problems: string[]) => void>();
   let failure: Error | undefined;
   worker.on('message', ({ id, problems }: { id: number; problems: string[] }) => {
     pending.get(id)?.(problems);
     pending.delete(id);
+    if (pending.size === 0) worker.unref();
   });
   const fail = (error: Error) => {
     failure = error;
+    sharedPrism = undefined;
     for (const resolve of pending.values()) resolve([`Prism could not judge this response: ${error.message}`]);
     pending.clear();
   };
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`the validator thread stopped (exit ${code})`)));
-
-  function prismProblems(operation: OperationDescriptor, response: WireResponse): Promise<string[]> {
+  // After the listeners: adding a 'message' listener references the worker again.
+  worker.unref();
+  sharedPrism = (question) => {
     if (failure) return Promise.resolve([`Prism could not judge this response: ${failure.message}`]);
     return new Promise((resolve) => {
       const id = nextId++;
+      if (pending.size === 0) worker.ref();
       pending.set(id, resolve);
-      worker.postMessage({ id, key: `${operation.method} ${operation.path}`, status: response.status, headers: response.headers, text: response.text });
+      worker.postMessage({ id, ...question });
     });
+  };
+  return sharedPrism;
+}
+
+export async function createOracle(operations: readonly OperationDescriptor[]): Promise<Oracle> {
+  const exact = new Map<string, Map<number, Validator>>();
+  for (const op of operations) {
+    const byStatus = new Map<number, Validator>();
+    for (const response of op.responses) if (response.schema) byStatus.set(response.status, compileSchema(response.schema));
+    exact.set(op.operationId, byStatus);
   }
+  const prism = prismWorker();
+  const prismProblems = (operation: OperationDescriptor, response: WireResponse) =>
+    prism({ key: `${operation.method} ${operation.path}`, status: response.status, headers: response.headers, text: response.text });
 
   return {
     async judge(operation, response) {
@@ -136,8 +161,7 @@ export async function createOracle(operations: readonly OperationDescriptor[]): 
       return [...new Set(problems)];
     },
     async close() {
-      worker.removeAllListeners('exit');
-      await worker.terminate();
+      // The worker is shared by later runs in this process; it holds nothing open when idle.
     },
   };
 }

@@ -46,7 +46,8 @@ function currentOperationChecks(ctx: CheckContext): Check[] {
         title: `${op.operationId} does not signal a deprecation the spec does not make`,
         requirement: 'Only GET /pets/{petId} is deprecated (§4.3, §9); the replacement is GET /pets.',
         seedSection: SECTION,
-        writes: false,
+        // Its POST carries a body the target must refuse, but a POST it is, and --read-only sends none.
+        writes: op.method !== 'GET',
         async scenario(c) {
           // A request that creates nothing: a GET, or a body the seed requires to be refused.
           const sent = await c.send('deprecation', {
