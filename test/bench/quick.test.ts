@@ -1,0 +1,23 @@
+// `npm run bench -- --quick` must keep working (it is not part of npm test
+// otherwise). This runs it with autocannon, the generator every clean clone
+// has, and checks the table it prints; the figures themselves are not judged
+// here: speed targets live in the bench, not in timed tests.
+import { spawn } from 'node:child_process';
+import t from 'tap';
+
+t.test('npm run bench -- --quick runs every scenario and prints its tables', async (t) => {
+  const child = spawn(process.execPath, ['bench/run.mjs', '--quick', '--generator', 'autocannon', '--seconds', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (out += c));
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  t.equal(code, 0, `the bench exits 0\n${out}`);
+  for (const scenario of ['GET /pets?limit=20', 'GET /pets/{id}', 'POST /pets', '401 (no key)']) {
+    for (const server of ['ceiling', 'reference', 'prism-static']) {
+      t.match(out, new RegExp(`\\| ${scenario.replace(/[?{}()/]/g, '\\$&')} \\| ${server} \\| [\\d,]+ \\|`), `${scenario} against ${server}`);
+    }
+  }
+  t.match(out, /\| GET \/pets\?status=sold&limit=100 \| [\d.]+ \| [\d.]+ \| [\d.]+ \|/, 'the scaling run');
+  t.match(out, /bytes per pet/, 'memory per pet');
+  t.match(out, /suite: petstore conform .* exit 0, [\d,]+ requests/, 'the suite run passed against the reference server');
+});
