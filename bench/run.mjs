@@ -209,10 +209,10 @@ function seedFile(count) {
   return file;
 }
 
-const reference = (seed) => ['reference', process.execPath, [join(root, 'bin/petstore.js'), 'serve', '--port', '0', '--api-key', KEY, ...(seed ? ['--seed', seed] : [])], /at http:\/\/127\.0\.0\.1:(\d+)\/v1/];
+const reference = (seed) => ['reference', process.execPath, [join(root, 'bin/petstore.js'), 'serve', '--port', '0', '--quiet', '--api-key', KEY, ...(seed ? ['--seed', seed] : [])], /at http:\/\/127\.0\.0\.1:(\d+)\/v1/];
 const ceiling = () => ['ceiling', process.execPath, [join(root, 'bench/ceiling.mjs'), '0'], /listening on (\d+)/];
 const prismBin = join(root, 'node_modules/@stoplight/prism-cli/dist/index.js');
-// Logs off, as in the measurements; Prism then prints nothing, so its port is chosen here.
+// Logs off for every server, as in the measurements (the reference with --quiet); Prism then prints nothing, so its port is chosen here.
 const prism = async (dynamic) => {
   const port = await freePort();
   return [dynamic ? 'prism-dynamic' : 'prism-static', process.execPath, [prismBin, 'mock', join(root, 'spec/openapi.json'), '-p', String(port), '-v', 'silent', ...(dynamic ? ['-d'] : [])], null, port];

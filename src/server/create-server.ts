@@ -14,7 +14,8 @@ import { DEFAULT_BASE_PATH, DEVELOPMENT_API_KEY, defaultLimits, type Limits } fr
 import { createRequestHandler } from './handler.js';
 import { createOperationHandlers } from './operations.js';
 import { answerClientError, endAndLinger } from './client-errors.js';
-import { createResponder, errorCodeOf, faultOf } from './respond.js';
+import type { ErrorCode } from './errors.js';
+import { createResponder, type Exchange } from './respond.js';
 import { CONTROL_PREFIX, createControlHandler } from './control/routes.js';
 import { FaultTable } from './control/faults.js';
 import { Journal, type JournalEntry } from './control/journal.js';
@@ -59,6 +60,11 @@ export interface PetstoreServer {
   close(graceMs?: number): Promise<void>;
 }
 
+const ARRIVED = Symbol('petstore.arrived');
+const TO_CONTROL = Symbol('petstore.toControl');
+/** A request with when it arrived and where it goes, for the journal and the logs. */
+type Arrived = http.IncomingMessage & { [ARRIVED]?: number; [TO_CONTROL]?: boolean };
+
 /** `/v1/` and `v1` both mean `/v1`; `/` means the interface lives at the root. */
 export function normaliseBasePath(path: string): string {
   const trimmed = path.replace(/\/+$/, '');
@@ -79,7 +85,28 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
   const seedSize = store.size;
   const reset = () => store.truncate(seedSize);
 
-  const respond = createResponder(clock);
+  // Set at shutdown: every answer from then on closes its connection.
+  let closing = false;
+  const onRequest = options.onRequest;
+  /** Journals (interface requests only) and reports every answered request. */
+  const answered = (x: Exchange, status: number, code?: ErrorCode): void => {
+    const req = x.req as Arrived;
+    const toControl = req[TO_CONTROL] === true;
+    if (!onRequest && (toControl || limits.journalSize === 0)) return;
+    const latencyMs = Math.round((performance.now() - (req[ARRIVED] ?? performance.now())) * 100) / 100;
+    const entry: JournalEntry = {
+      at: new Date(clock.now() - latencyMs).toISOString(),
+      method: req.method ?? '',
+      path: req.url ?? '',
+      status,
+      latencyMs,
+      ...(code ? { code } : {}),
+      ...(x.fault ? { fault: x.fault } : {}),
+    };
+    if (!toControl) journal.add(entry);
+    onRequest?.(entry);
+  };
+  const respond = createResponder(clock, { closing: () => closing, answered });
   const journal = new Journal(limits.journalSize);
   const faults = new FaultTable(options.random);
   const authenticate = createAuthenticator(apiKeys);
@@ -99,37 +126,8 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     options.control === false
       ? undefined
       : createControlHandler({ store, reset, clock, faults, journal, respond, authenticate, limits, operationIds: operations.map((op) => op.operationId) });
-  const onRequest = options.onRequest;
-
-  /** Journals (interface requests only) and reports every request once it is answered. */
-  const observe = (req: http.IncomingMessage, res: http.ServerResponse, journaled: boolean): void => {
-    const started = performance.now();
-    const at = new Date(clock.now()).toISOString();
-    res.once('close', () => {
-      const code = errorCodeOf(res);
-      const fault = faultOf(res);
-      const entry: JournalEntry = {
-        at,
-        method: req.method ?? '',
-        path: req.url ?? '',
-        // A connection dropped by a fault, or by the client, has no status: 0.
-        status: res.headersSent ? res.statusCode : 0,
-        latencyMs: Math.round((performance.now() - started) * 100) / 100,
-        ...(code ? { code } : {}),
-        ...(fault ? { fault } : {}),
-      };
-      if (journaled) journal.add(entry);
-      onRequest?.(entry);
-    });
-  };
   const isControl = (url: string | undefined) =>
     control !== undefined && url !== undefined && url.startsWith(CONTROL_PREFIX) && (url.length === CONTROL_PREFIX.length || '/?'.includes(url[CONTROL_PREFIX.length] as string));
-
-  // Requests not yet answered. Node answers a request that was in flight when
-  // close() was called with keep-alive, and close() then waits out the grace
-  // period for that idle connection; told to close instead, it ends at once.
-  const unanswered = new Set<http.ServerResponse>();
-  let closing = false;
 
   const serve = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     // RFC 9112 §9.3.2: pipelined requests may be processed in parallel only
@@ -139,11 +137,9 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     if (!res.socket) return void res.once('socket', () => serve(req, res));
     // RFC 9112 §3.2.2: a server must accept the absolute form (`GET http://host/v1/pets`).
     if (req.url !== undefined && /^https?:\/\//i.test(req.url)) req.url = originForm(req.url);
-    if (closing) res.setHeader('connection', 'close');
-    unanswered.add(res);
-    res.once('close', () => unanswered.delete(res));
     const toControl = isControl(req.url);
-    observe(req, res, !toControl);
+    (req as Arrived)[ARRIVED] = performance.now();
+    if (toControl) (req as Arrived)[TO_CONTROL] = true;
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400. Node's
     // own check (requireHostHeader) answers it with no body, so it is made here.
     if (req.headers.host !== undefined || req.httpVersion !== '1.1') return toControl ? control!(req, res) : handle(req, res);
@@ -212,7 +208,6 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
           resolve();
         });
         closing = true;
-        for (const res of unanswered) if (!res.headersSent) res.setHeader('connection', 'close');
         server.closeIdleConnections();
       });
     },

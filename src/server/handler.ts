@@ -13,7 +13,7 @@ import { GET_PET_DEPRECATED_SINCE, type Limits } from './decisions.js';
 import { FAULT_HEADER, type FaultDecision, type FaultTable } from './control/faults.js';
 import type { OperationHandler } from './operations.js';
 import { compileParamsReader, type ParamsReader } from './params.js';
-import { markFault, type Exchange, type Responder } from './respond.js';
+import type { Exchange, Responder } from './respond.js';
 import { buildRoutes, matchRoute } from './router.js';
 
 export interface HandlerDeps {
@@ -114,10 +114,10 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       const fault = deps.faults?.active ? deps.faults.decide(p.operation.operationId) : NO_FAULT;
       if (fault.kind === 'none') return operate();
       x.headers = { ...x.headers, [FAULT_HEADER]: fault.header };
-      markFault(res, fault.header);
+      x.fault = fault.header;
       const act = () => {
         try {
-          if (fault.kind === 'drop') return void req.socket.destroy();
+          if (fault.kind === 'drop') return respond.drop(x);
           if (fault.kind === 'error') {
             return respond.sendError(x, 'fault_injected', `a fault injected through the control API (status ${fault.status})`, undefined, fault.status);
           }

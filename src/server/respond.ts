@@ -14,27 +14,26 @@ export interface Exchange {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
   headers: OutgoingHttpHeaders | undefined;
+  /** The fault injected into this request, if any (see control/faults.ts). */
+  fault?: string;
 }
 
-const ERROR_CODE = Symbol('petstore.errorCode');
-const FAULT = Symbol('petstore.fault');
-
-/** Records that a fault was injected into this response, for the journal and the logs. */
-export function markFault(res: ServerResponse, description: string): void {
-  (res as ServerResponse & { [FAULT]?: string })[FAULT] = description;
+/**
+ * What the server around the responder needs to know. Every answer of the
+ * interface and the control API goes through `send`, so the journal and the
+ * logs are fed here, without a listener per response.
+ */
+export interface ResponderHooks {
+  /** Whether the server is shutting down: then every answer closes its connection. */
+  closing(): boolean;
+  /** An answer was written (status 0: the connection was dropped without one). */
+  answered(x: Exchange, status: number, code?: ErrorCode): void;
 }
 
-export function faultOf(res: ServerResponse): string | undefined {
-  return (res as ServerResponse & { [FAULT]?: string })[FAULT];
-}
+const NO_HOOKS: ResponderHooks = { closing: () => false, answered: () => {} };
 
-/** The Error `code` a response was answered with, for the journal and the logs. */
-export function errorCodeOf(res: ServerResponse): ErrorCode | undefined {
-  return (res as ServerResponse & { [ERROR_CODE]?: ErrorCode })[ERROR_CODE];
-}
-
-export function createResponder(clock: Clock) {
-  function send(x: Exchange, status: number, body: string | Buffer | undefined, headers?: OutgoingHttpHeaders): void {
+export function createResponder(clock: Clock, hooks: ResponderHooks = NO_HOOKS) {
+  function send(x: Exchange, status: number, body: string | Buffer | undefined, headers?: OutgoingHttpHeaders, code?: ErrorCode): void {
     const all: OutgoingHttpHeaders = { date: clock.httpDate() };
     if (body !== undefined) {
       all['content-type'] = JSON_CONTENT_TYPE;
@@ -42,20 +41,28 @@ export function createResponder(clock: Clock) {
     }
     if (x.headers) Object.assign(all, x.headers);
     if (headers) Object.assign(all, headers);
+    // Node would answer with keep-alive, and close() would then wait out its grace period.
+    if (hooks.closing()) all['connection'] = 'close';
     // An answer given before the body was read (401, 404, 415…) still lets the
     // body arrive and be discarded, so the connection stays usable at once
     // instead of stalling the client's next request on it.
     if (!x.req.complete && all['connection'] !== 'close') x.req.resume();
     x.res.writeHead(status, all);
     x.res.end(body);
+    hooks.answered(x, status, code);
   }
 
   function sendError(x: Exchange, code: ErrorCode, message: string, headers?: OutgoingHttpHeaders, status: number = statusOf(code)): void {
-    (x.res as ServerResponse & { [ERROR_CODE]?: ErrorCode })[ERROR_CODE] = code;
-    send(x, status, errorJson(code, message, status), headers);
+    send(x, status, errorJson(code, message, status), headers, code);
   }
 
-  return { send, sendError };
+  /** Cuts the connection without an answer (an injected fault). */
+  function drop(x: Exchange): void {
+    x.req.socket.destroy();
+    hooks.answered(x, 0);
+  }
+
+  return { send, sendError, drop };
 }
 
 export type Responder = ReturnType<typeof createResponder>;
