@@ -366,6 +366,16 @@ function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
 
+/**
+ * Plain decimal integer text (`5`, `-3`, `007`: query and path values, not
+ * JSON) as a bigint on the same terms as a JSON integer: too many digits for
+ * any int64 gives a value just outside it. Anything else gives `undefined`.
+ */
+export function parseDecimalInteger(text: string): bigint | undefined {
+  const match = /^(-?)(\d+)$/.exec(text);
+  return match ? toInteger(match[1] === '-', match[2] as string, 0) : undefined;
+}
+
 /** The value of `digits × 10^zeros`, or a sentinel outside int64 when it has too many digits. */
 function toInteger(negative: boolean, digits: string, zeros: number): bigint {
   const trimmed = digits.replace(/^0+/, '');

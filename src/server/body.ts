@@ -2,6 +2,8 @@
  * Request bodies: the media type, the size limit, and collecting the bytes.
  */
 import type { IncomingMessage } from 'node:http';
+import { parseJsonBytes, type JsonValue, type ParseLimits } from '../json/index.js';
+import type { Exchange, Responder } from './respond.js';
 
 /**
  * Whether a Content-Type names JSON as the spec requires: `application/json`,
@@ -50,4 +52,38 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRe
     req.on('error', () => settle({ ok: false, reason: 'aborted' }));
     req.on('close', () => settle({ ok: false, reason: 'aborted' }));
   });
+}
+
+export interface JsonBodyRules {
+  readonly maxBytes: number;
+  readonly parse: ParseLimits;
+  /** What the body should be, for the message when there is none: "a NewPet as JSON". */
+  readonly expected: string;
+}
+
+/**
+ * A request body as JSON, or `undefined` once the problem has been answered:
+ * no body (400), another media type or a content coding (415, RFC 9110
+ * §8.4.1), too large (413, closing the connection, since the rest is not
+ * read), not JSON (400). The one way every body of the server is read.
+ */
+export async function readJsonBody(x: Exchange, respond: Responder, rules: JsonBodyRules): Promise<JsonValue | undefined> {
+  const { req } = x;
+  if (!hasBody(req)) return void respond.sendError(x, 'invalid_body', `a request body is required: ${rules.expected}`);
+  const type = req.headers['content-type'];
+  if (!isJsonContentType(type)) {
+    return void respond.sendError(x, 'unsupported_media_type', `the body must be sent as application/json, not ${type ?? 'without a Content-Type'}`);
+  }
+  const coding = req.headers['content-encoding']?.trim().toLowerCase();
+  if (coding && coding !== 'identity') {
+    return void respond.sendError(x, 'unsupported_media_type', `Content-Encoding ${coding} is not supported: send the JSON as it is`);
+  }
+  const body = await readBody(req, rules.maxBytes);
+  if (!body.ok) {
+    if (body.reason === 'too_large') respond.sendError(x, 'payload_too_large', `the body is larger than ${rules.maxBytes} bytes`, { connection: 'close' });
+    return undefined;
+  }
+  const parsed = parseJsonBytes(body.bytes, rules.parse);
+  if (!parsed.ok) return void respond.sendError(x, 'malformed_json', parsed.message);
+  return parsed.value;
 }

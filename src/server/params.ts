@@ -3,16 +3,12 @@
  * defaults applied, integers parsed exactly, every schema rule checked.
  */
 import type { OperationDescriptor } from '../../spec/operations.js';
-import type { JsonValue } from '../json/index.js';
+import { parseDecimalInteger, type JsonValue } from '../json/index.js';
 import { compileSchema } from '../schema/validate.js';
 
 export type ParamValues = Record<string, JsonValue>;
 export type ParamsResult = { ok: true; values: ParamValues } | { ok: false; message: string };
 export type ParamsReader = (pathParams: Record<string, string>, query: URLSearchParams | undefined) => ParamsResult;
-
-const INTEGER_TEXT = /^-?\d+$/;
-// Past 20 digits a number is outside int64 whatever it is; no need to build it.
-const BEYOND_INT64 = 2n ** 64n;
 
 /**
  * A parameter's text as the JSON value its schema expects. Integers must be
@@ -20,10 +16,7 @@ const BEYOND_INT64 = 2n ** 64n;
  * the schema check then says "must be an integer".
  */
 function coerce(text: string, schema: Record<string, unknown>): JsonValue {
-  if (schema['type'] !== 'integer' || !INTEGER_TEXT.test(text)) return text;
-  const digits = text.replace(/^-?0*/, '');
-  if (digits.length > 20) return text.startsWith('-') ? -BEYOND_INT64 : BEYOND_INT64;
-  return BigInt(text);
+  return schema['type'] === 'integer' ? (parseDecimalInteger(text) ?? text) : text;
 }
 
 export function compileParamsReader(operation: OperationDescriptor): ParamsReader {

@@ -284,3 +284,18 @@ t.test('petstore serve answers the control API by default and not with --no-cont
   t.equal(r.body.code, 'route_not_found');
   t.equal((await apiClient(t, off.url, 'petstore-dev-key')('/pets')).status, 200, 'the interface is served');
 });
+
+t.test('a control body in a content coding is refused with 415 like an interface body, and nothing is created', async (t) => {
+  const { gzipSync } = await import('node:zlib');
+  const { url, server } = await startTestServer(t);
+  const { request } = await import('undici');
+  const res = await request(`${new URL(url).origin}/__control/pets`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer petstore-dev-key', 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    body: gzipSync('[{"name":"Rex","categoryId":1}]'),
+  });
+  const body = (await res.body.json()) as { code: string };
+  t.equal(res.statusCode, 415);
+  t.equal(body.code, 'unsupported_media_type');
+  t.equal(server.store.size, 0);
+});

@@ -191,3 +191,13 @@ t.test('parseJsonArrayElements yields each element of a top-level array, then re
   t.throws(() => [...parseJsonArrayElements('[1] 2')], /unexpected data after/);
   t.throws(() => [...parseJsonArrayElements('[' + '['.repeat(40) + ']'.repeat(40) + ']', { maxDepth: 32, maxMembers: 100 })], /nested deeper/);
 });
+
+t.test('parseDecimalInteger reads plain decimal text exactly, with the same int64 sentinel as JSON integers', async (t) => {
+  const { parseDecimalInteger } = await import('../../src/json/index.js');
+  t.equal(parseDecimalInteger('007'), 7n);
+  t.equal(parseDecimalInteger('-0'), 0n);
+  t.equal(parseDecimalInteger('9223372036854775807'), 9223372036854775807n);
+  t.equal(parseDecimalInteger('-9223372036854775809'), -9223372036854775809n);
+  t.equal(parseDecimalInteger('1'.repeat(30)), 2n ** 64n, 'past 20 digits: just outside any int64');
+  for (const text of ['', '-', '1.5', '1e3', ' 1', '+1', '0x10', 'abc']) t.equal(parseDecimalInteger(text), undefined, JSON.stringify(text));
+});

@@ -7,11 +7,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { controlOpenapi } from '../../../spec/control-openapi.js';
 import { derefAll, type Schema } from '../../../spec/operations.js';
-import { parseJsonBytes, stringifyJson, type JsonObject, type JsonValue } from '../../json/index.js';
+import { stringifyJson, type JsonObject, type JsonValue } from '../../json/index.js';
 import { compileSchema } from '../../schema/validate.js';
 import { readNewPet, type PetStore } from '../../store/index.js';
 import { challenge, type AuthOutcome } from '../auth.js';
-import { hasBody, isJsonContentType, readBody } from '../body.js';
+import { readJsonBody } from '../body.js';
 import type { Clock } from '../clock.js';
 import { corsHeaders } from '../cors.js';
 import type { Limits } from '../decisions.js';
@@ -49,20 +49,15 @@ export function createControlHandler(deps: ControlDeps): (req: IncomingMessage, 
   const { store, clock, faults, journal, respond, limits } = deps;
   const summary = () => stringifyJson({ pets: BigInt(store.size), clock: new Date(clock.now()).toISOString() });
 
+  const bodyRules = { maxBytes: limits.maxControlBodyBytes, parse: { maxDepth: 8, maxMembers: 1_000_000 }, expected: 'JSON' };
+
   /** The body as validated JSON, or undefined once an error has been answered. */
   async function body(x: Exchange, validate: ReturnType<typeof compileSchema>): Promise<JsonValue | undefined> {
-    if (!hasBody(x.req)) return void respond.sendError(x, 'invalid_body', 'a JSON request body is required');
-    if (!isJsonContentType(x.req.headers['content-type'])) return void respond.sendError(x, 'unsupported_media_type', 'the body must be sent as application/json');
-    const read = await readBody(x.req, limits.maxControlBodyBytes);
-    if (!read.ok) {
-      if (read.reason === 'too_large') respond.sendError(x, 'payload_too_large', `the body is larger than ${limits.maxControlBodyBytes} bytes`, { connection: 'close' });
-      return undefined;
-    }
-    const parsed = parseJsonBytes(read.bytes, { maxDepth: 8, maxMembers: 1_000_000 });
-    if (!parsed.ok) return void respond.sendError(x, 'malformed_json', parsed.message);
-    const issue = validate(parsed.value);
+    const value = await readJsonBody(x, respond, bodyRules);
+    if (value === undefined) return undefined;
+    const issue = validate(value);
     if (issue) return void respond.sendError(x, 'invalid_body', issue.message.replace('the value', 'the body'));
-    return parsed.value;
+    return value;
   }
 
   const routes: Record<string, Handler> = {
