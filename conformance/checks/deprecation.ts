@@ -73,6 +73,7 @@ function deprecatedOperationChecks(ctx: CheckContext): Check[] {
     .map((op) => {
       const idParam = op.parameters.find((p) => p.in === 'path')!;
       const removal = op.sunset;
+      const successorPath = ctx.operations.find((o) => o.operationId === op.replacement)?.path;
       return exampleCheck({
         id: `deprecation.${op.operationId}.signals`,
         family: 'deprecation',
@@ -112,7 +113,7 @@ function deprecatedOperationChecks(ctx: CheckContext): Check[] {
               operationId: op.operationId,
               seed: '§4 "Response headers of any operation: not shown"',
               observed: `Deprecation ${deprecation ?? '(absent)'}, Sunset ${sunset ?? '(absent)'}, Link ${link ?? '(absent)'}`,
-              referenceBehaviour: 'Deprecation: @<seconds>, Sunset: Thu, 05 Dec 2030 00:00:00 GMT and Link: <…/pets>; rel="successor-version" on every answer',
+              referenceBehaviour: `Deprecation: @<seconds>, Sunset: ${removal?.toUTCString() ?? '<the removal date>'} and Link: <…${successorPath ?? ''}>; rel="successor-version" on every answer`,
               ...sent,
             },
             deprecation !== undefined && sunset !== undefined && link !== undefined && /rel="?successor-version"?/.test(link),

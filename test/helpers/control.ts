@@ -13,6 +13,7 @@ import { derefAll, type Schema } from '../../spec/operations.js';
 import { parseJson, type JsonValue } from '../../src/json/index.js';
 import { compileSchema, type Validator } from '../../src/schema/validate.js';
 import { errorCatalog } from '../../src/server/index.js';
+import { requestParts } from './http.js';
 import { matchesTemplate } from './oracle.js';
 
 export const CONTROL_JSON = 'application/json; charset=utf-8';
@@ -94,19 +95,8 @@ export function plain(value: JsonValue): JsonValue {
 export function controlClient(t: Test, baseUrl: string, key: string): Control {
   const root = `${new URL(baseUrl).origin}/__control`;
   return async (method, path, options = {}) => {
-    const headers: Record<string, string> = {};
-    if (options.auth !== false) headers['authorization'] = options.auth ?? `Bearer ${key}`;
-    let body = options.body;
-    if (options.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(options.json);
-    }
-    if (options.jsonText !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = options.jsonText;
-    }
-    Object.assign(headers, options.headers);
-    const res = await request(root + path, { method, headers, body: body ?? null });
+    const { headers, body } = requestParts(key, options);
+    const res = await request(root + path, { method, headers, body });
     const text = await res.body.text();
     const parsed = text === '' ? undefined : parseJson(text, { maxDepth: 64, maxMembers: Number.MAX_SAFE_INTEGER });
     const r: ControlResponse = {

@@ -28,6 +28,23 @@ export interface ApiResponse {
   readonly body: any;
 }
 
+/**
+ * The headers and body of a request, as every test client builds them:
+ * `Bearer <key>` unless `auth` says otherwise, JSON bodies typed as
+ * `application/json`, then `headers` last so a test can override anything.
+ */
+export function requestParts(key: string, options: Pick<CallOptions, 'auth' | 'headers' | 'json' | 'body'> & { jsonText?: string }): { headers: Record<string, string>; body: string | Buffer | null } {
+  const headers: Record<string, string> = {};
+  if (options.auth !== false) headers['authorization'] = options.auth ?? `Bearer ${key}`;
+  let body = options.body;
+  if (options.json !== undefined || options.jsonText !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = options.jsonText ?? JSON.stringify(options.json);
+  }
+  Object.assign(headers, options.headers);
+  return { headers, body: body ?? null };
+}
+
 /** A request to a path below the base URL, such as `/pets?limit=5`. */
 export type Api = (path: string, options?: CallOptions) => Promise<ApiResponse>;
 
@@ -37,15 +54,8 @@ export type Api = (path: string, options?: CallOptions) => Promise<ApiResponse>;
  */
 export async function call(t: Test, url: string, oraclePath: string, key: string, options: CallOptions = {}): Promise<ApiResponse> {
   const method = options.method ?? (options.json !== undefined || options.body !== undefined ? 'POST' : 'GET');
-  const headers: Record<string, string> = {};
-  if (options.auth !== false) headers['authorization'] = options.auth ?? `Bearer ${key}`;
-  let body = options.body;
-  if (options.json !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(options.json);
-  }
-  Object.assign(headers, options.headers);
-  const res = await request(url, { method, headers, body: body ?? null });
+  const { headers, body } = requestParts(key, options);
+  const res = await request(url, { method, headers, body });
   const text = await res.body.text();
   const response: ApiResponse = {
     status: res.statusCode,
