@@ -80,7 +80,7 @@ export interface Client {
   /** Writes left in the budget. */
   writesLeft(): number;
   observe(observer: Observer): void;
-  stats(): { requests: number; writes: number; transportErrors: number; busyMs: number; rateLimited: number };
+  stats(): { requests: number; writes: number; rateLimited: number };
   close(): Promise<void>;
 }
 
@@ -101,8 +101,6 @@ export function createClient(options: ClientOptions): Client {
   const writeMethods = new Set(options.writeMethods ?? ['POST', 'PUT', 'PATCH', 'DELETE']);
   let requests = 0;
   let writes = 0;
-  let transportErrors = 0;
-  let busyMs = 0;
   let rateLimited = 0;
   let inFlight = 0;
   const waiting: (() => void)[] = [];
@@ -158,7 +156,6 @@ export function createClient(options: ClientOptions): Client {
           ...(request.body !== undefined ? { body: request.body } : {}),
         });
       } catch (error) {
-        transportErrors++;
         throw new TransportError(describeTransportError(error, options.timeoutMs), request);
       }
       const chunks: Buffer[] = [];
@@ -168,14 +165,12 @@ export function createClient(options: ClientOptions): Client {
           size += (chunk as Buffer).length;
           if (size > options.maxResponseBytes) {
             res.body.destroy();
-            transportErrors++;
             throw new TransportError(`the response body is larger than ${options.maxResponseBytes} bytes`, request);
           }
           chunks.push(chunk as Buffer);
         }
       } catch (error) {
         if (error instanceof TransportError) throw error;
-        transportErrors++;
         throw new TransportError(describeTransportError(error, options.timeoutMs), request);
       }
       const bytes = Buffer.concat(chunks);
@@ -197,7 +192,6 @@ export function createClient(options: ClientOptions): Client {
       for (const observer of observers) observer({ request, response, family });
       return response;
     } finally {
-      busyMs += performance.now() - started;
       release();
     }
   }
@@ -208,7 +202,7 @@ export function createClient(options: ClientOptions): Client {
     send,
     writesLeft: () => options.maxWrites - writes,
     observe: (observer) => void observers.push(observer),
-    stats: () => ({ requests, writes, transportErrors, busyMs, rateLimited }),
+    stats: () => ({ requests, writes, rateLimited }),
     close: () => agent.close(),
   };
 }

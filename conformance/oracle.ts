@@ -23,7 +23,6 @@ import type { WireResponse } from './client.js';
 export interface Oracle {
   /** Problems with `response` as an answer of `operation`; empty when it conforms. */
   judge(operation: OperationDescriptor, response: WireResponse): Promise<string[]>;
-  close(): Promise<void>;
 }
 
 const require = createRequire(import.meta.url);
@@ -176,9 +175,6 @@ export async function createOracle(operations: readonly OperationDescriptor[]): 
       }
       problems.push(...(await prismProblems(operation, response)));
       return [...new Set(problems)];
-    },
-    async close() {
-      // The worker is shared by later runs in this process; it holds nothing open when idle.
     },
   };
 }

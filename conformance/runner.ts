@@ -10,6 +10,7 @@ import { deprecationChecks } from './checks/deprecation.js';
 import { limitsChecks } from './checks/limits.js';
 import { notFoundChecks } from './checks/not-found.js';
 import { createResponseJudge } from './checks/responses.js';
+import { listOperation } from './checks/shared.js';
 import { stateChecks } from './checks/state.js';
 import { validationChecks } from './checks/validation.js';
 import { createClient, TargetUnreachableError, TransportError } from './client.js';
@@ -38,7 +39,6 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   const startedAt = new Date().toISOString();
   const deadline = started + options.timeBudgetMs;
   const knowledge = new Knowledge();
-  const oracle = await createOracle(operations);
   const client = createClient({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
@@ -48,22 +48,18 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
     maxWrites: options.readOnly ? 0 : options.maxWrites,
     maxResponseBytes: options.maxResponseBytes,
   });
-  const judge = options.families.includes('responses') && (options.checkIds.length === 0 || options.checkIds.some((id) => id.startsWith('responses'))) ? createResponseJudge(operations, oracle) : undefined;
+  // Prism (the oracle) is started only when the responses family will use it.
+  const judging = options.families.includes('responses') && (options.checkIds.length === 0 || options.checkIds.some((id) => id.startsWith('responses')));
+  const judge = judging ? createResponseJudge(operations, await createOracle(operations)) : undefined;
   client.observe((exchange) => knowledge.noteDate(exchange.response.headers['date']));
   if (judge) client.observe(judge.observe);
 
   const advisories = new Map<string, Advisory>();
   const ctx: CheckContext = {
     client,
-    oracle,
     knowledge,
     options,
     operations,
-    operation(operationId) {
-      const op = operations.find((o) => o.operationId === operationId);
-      if (!op) throw new Error(`no operation ${operationId}`);
-      return op;
-    },
     async send(family, { auth, headers, ...rest }) {
       const all: Record<string, string> = { accept: 'application/json' };
       const credential = auth === undefined ? client.authorization : auth;
@@ -126,13 +122,12 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
     };
   } finally {
     await client.close();
-    await oracle.close();
   }
 }
 
 /** One request before anything else: an unreachable target or a refused key is a usage problem (exit 2), not a finding. */
 async function preflight(ctx: CheckContext): Promise<void> {
-  const list = ctx.operations.find((op) => op.method === 'GET' && !op.path.includes('{')) ?? ctx.operations[0];
+  const list = listOperation(ctx) ?? ctx.operations[0];
   if (!list) return;
   try {
     const { response } = await ctx.send('responses', { method: list.method, path: list.path, operationId: list.operationId });

@@ -5,7 +5,6 @@
 import type { OperationDescriptor } from '../spec/operations.js';
 import type { Client, Exchange, WireRequest, WireResponse } from './client.js';
 import type { Knowledge } from './knowledge.js';
-import type { Oracle } from './oracle.js';
 
 export const FAMILIES = ['auth', 'validation', 'limits', 'not-found', 'deprecation', 'responses', 'state'] as const;
 export type Family = (typeof FAMILIES)[number];
@@ -123,11 +122,9 @@ export interface ConformanceResult {
 /** What a check gets to work with. */
 export interface CheckContext {
   readonly client: Client;
-  readonly oracle: Oracle;
   readonly knowledge: Knowledge;
   readonly options: RunOptions;
   readonly operations: readonly OperationDescriptor[];
-  operation(operationId: string): OperationDescriptor;
   /** Sends a request for `family`, with the valid credential unless `headers` says otherwise. */
   send(family: Family, request: Omit<WireRequest, 'headers'> & { headers?: Record<string, string>; auth?: string | null }): Promise<{ request: WireRequest; response: WireResponse }>;
   /** Reports behaviour the seed leaves open; under --strict a difference from `referenceBehaviour` is a Violation. */

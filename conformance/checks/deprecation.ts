@@ -12,7 +12,7 @@ import { fillPath, validBody } from '../arbitraries/requests.js';
 import { exampleCheck, expectErrorBody, expectStatus } from '../check.js';
 import { idOf } from '../knowledge.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
-import { createPet, listOperation } from './shared.js';
+import { createOperation, createPet, listOperation } from './shared.js';
 
 const SECTION = '§4.3 Get an animal (deprecated), §9 Versioning';
 
@@ -135,7 +135,7 @@ async function someExistingId(c: CheckContext): Promise<string | undefined> {
     const first = Array.isArray(sent.response.json) ? idOf(sent.response.json[0]) : undefined;
     if (first) return first;
   }
-  const create = c.operations.find((o) => o.method === 'POST' && o.requestBody);
+  const create = createOperation(c);
   if (!create || c.options.readOnly) return undefined;
   const [body] = fc.sample(validBody(create, c.options.namePrefix), { numRuns: 1, seed: c.options.seed });
   const { pet } = await createPet(c, 'deprecation', body!);

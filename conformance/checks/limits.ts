@@ -12,7 +12,7 @@ import { expectErrorBody, expectStatus, propertyCheck } from '../check.js';
 import { WriteBudgetExhausted } from '../client.js';
 import { Violation, type Check, type CheckContext, type Family } from '../types.js';
 import { checkPage } from './page.js';
-import { createPet, filterParameters, listOperation, pageSizeParameter } from './shared.js';
+import { createOperation, createPet, filterParameters, listOperation, pageSizeParameter } from './shared.js';
 
 const SECTION = '§4.1 List animals, §8 Limits';
 
@@ -28,7 +28,7 @@ export function ensurePopulation(ctx: CheckContext, family: Family, op: Operatio
       const have = Array.isArray(sent.response.json) ? sent.response.json.length : 0;
       const needed = Number(max) + 1 - have;
       if (needed <= 0) return;
-      const create = ctx.operations.find((o) => o.method === 'POST' && o.requestBody);
+      const create = createOperation(ctx);
       if (!create) return;
       const bodies = fc.sample(validBody(create, ctx.options.namePrefix), { numRuns: needed, seed: ctx.options.seed });
       try {
