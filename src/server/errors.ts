@@ -6,7 +6,7 @@
  */
 export const errorCatalog = {
   bad_request: { status: 400, meaning: 'The request is not well-formed HTTP (rejected by the HTTP parser).' },
-  invalid_parameter: { status: 400, meaning: 'A query or path parameter breaks the spec's rules for it (`limit` not an integer within its bounds, `status` outside PetStatus, `petId` not an int64), or is given twice.' },
+  invalid_parameter: { status: 400, meaning: 'A query or path parameter breaks the rules the spec gives it (`limit` not an integer within its bounds, `status` outside PetStatus, `petId` not an int64), or is given twice.' },
   malformed_json: { status: 400, meaning: 'The body is not JSON: a syntax error, invalid UTF-8, nesting deeper than 32 levels or more than 10,000 members.' },
   invalid_body: { status: 400, meaning: 'The body is JSON but not a NewPet: missing or empty, not an object, a required field missing, or a field of the wrong type or value. The message names the field.' },
   unauthorized: { status: 401, meaning: 'The API key is missing, empty, not sent with the Bearer scheme, or not accepted.' },
