@@ -18,7 +18,7 @@ import type { ErrorCode } from './errors.js';
 import { createResponder, type Exchange } from './respond.js';
 import { CONTROL_PREFIX, createControlHandler } from './control/routes.js';
 import { FaultTable } from './control/faults.js';
-import { Journal, type JournalEntry } from './control/journal.js';
+import { Journal, journalEntry, type JournalEntry, type JournalRecord } from './control/journal.js';
 
 export interface ServerOptions {
   /** Accepted API keys; with none, the development key only. */
@@ -94,17 +94,17 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     const toControl = req[TO_CONTROL] === true;
     if (!onRequest && (toControl || limits.journalSize === 0)) return;
     const latencyMs = Math.round((performance.now() - (req[ARRIVED] ?? performance.now())) * 100) / 100;
-    const entry: JournalEntry = {
-      at: new Date(clock.now() - latencyMs).toISOString(),
+    const record: JournalRecord = {
+      arrivedAt: clock.now() - latencyMs,
       method: req.method ?? '',
       path: req.url ?? '',
       status,
       latencyMs,
-      ...(code ? { code } : {}),
-      ...(x.fault ? { fault: x.fault } : {}),
+      code,
+      fault: x.fault,
     };
-    if (!toControl) journal.add(entry);
-    onRequest?.(entry);
+    if (!toControl) journal.add(record);
+    if (onRequest) onRequest(journalEntry(record));
   };
   const respond = createResponder(clock, { closing: () => closing, answered });
   const journal = new Journal(limits.journalSize);
@@ -136,7 +136,7 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     // getPet pipelined behind a createPet finds the pet.
     if (!res.socket) return void res.once('socket', () => serve(req, res));
     // RFC 9112 §3.2.2: a server must accept the absolute form (`GET http://host/v1/pets`).
-    if (req.url !== undefined && /^https?:\/\//i.test(req.url)) req.url = originForm(req.url);
+    if (req.url !== undefined && req.url.charCodeAt(0) !== 0x2f && /^https?:\/\//i.test(req.url)) req.url = originForm(req.url);
     const toControl = isControl(req.url);
     (req as Arrived)[ARRIVED] = performance.now();
     if (toControl) (req as Arrived)[TO_CONTROL] = true;

@@ -17,27 +17,57 @@ export interface JournalEntry {
   readonly fault?: string;
 }
 
+/**
+ * What the server records of a request as it answers: the fields of a
+ * JournalEntry, with the arrival as a number. Formatting the ISO date costs
+ * more than the rest of the record, so it is done when the journal is read,
+ * not on every request.
+ */
+export interface JournalRecord {
+  /** When the request arrived, in milliseconds since the epoch by the server clock. */
+  readonly arrivedAt: number;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly latencyMs: number;
+  readonly code: string | undefined;
+  readonly fault: string | undefined;
+}
+
+export function journalEntry(r: JournalRecord): JournalEntry {
+  const entry: { -readonly [K in keyof JournalEntry]: JournalEntry[K] } = {
+    at: new Date(r.arrivedAt).toISOString(),
+    method: r.method,
+    path: r.path,
+    status: r.status,
+    latencyMs: r.latencyMs,
+  };
+  if (r.code !== undefined) entry.code = r.code;
+  if (r.fault !== undefined) entry.fault = r.fault;
+  return entry;
+}
+
 export class Journal {
-  private entries: (JournalEntry | undefined)[];
+  private records: (JournalRecord | undefined)[];
   private next = 0;
   private count = 0;
 
   constructor(readonly capacity: number) {
-    this.entries = new Array(capacity);
+    this.records = new Array(capacity);
   }
 
-  add(entry: JournalEntry): void {
+  add(record: JournalRecord): void {
     if (this.capacity === 0) return;
-    this.entries[this.next] = entry;
-    this.next = (this.next + 1) % this.capacity;
-    this.count = Math.min(this.count + 1, this.capacity);
+    this.records[this.next] = record;
+    this.next = this.next + 1 === this.capacity ? 0 : this.next + 1;
+    if (this.count < this.capacity) this.count++;
   }
 
   /** The latest `limit` entries, oldest first. */
   latest(limit = this.capacity): JournalEntry[] {
     const n = Math.min(limit, this.count);
     const out: JournalEntry[] = [];
-    for (let i = n; i > 0; i--) out.push(this.entries[(this.next - i + this.capacity) % this.capacity] as JournalEntry);
+    for (let i = n; i > 0; i--) out.push(journalEntry(this.records[(this.next - i + this.capacity) % this.capacity] as JournalRecord));
     return out;
   }
 
@@ -46,7 +76,7 @@ export class Journal {
   }
 
   clear(): void {
-    this.entries = new Array(this.capacity);
+    this.records = new Array(this.capacity);
     this.next = 0;
     this.count = 0;
   }
