@@ -104,7 +104,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         if (match.badEncoding !== undefined) {
           return respond.sendError(x, 'invalid_parameter', `path parameter ${match.badEncoding} is not valid percent-encoding`);
         }
-        const params = p.readParams(match.params, q === -1 ? undefined : new URLSearchParams(url.slice(q + 1)));
+        const params = p.readParams(match.params, q === -1 ? undefined : url.slice(q + 1));
         if (!params.ok) return respond.sendError(x, 'invalid_parameter', params.message);
         const done = p.handler(x, params.values);
         if (done) done.catch((error: unknown) => fail(error, x));

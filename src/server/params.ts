@@ -8,7 +8,25 @@ import { compileSchema } from '../schema/validate.js';
 
 export type ParamValues = Record<string, JsonValue>;
 export type ParamsResult = { ok: true; values: ParamValues } | { ok: false; message: string };
-export type ParamsReader = (pathParams: Record<string, string>, query: URLSearchParams | undefined) => ParamsResult;
+/** `query` is the request target's query, without its `?`. */
+export type ParamsReader = (pathParams: Record<string, string>, query: string | undefined) => ParamsResult;
+
+/**
+ * The name-value pairs of a query, exactly as URLSearchParams reads them. A
+ * query with nothing to decode (no `%`, no `+`) is split here, which costs a
+ * fraction of building a URLSearchParams on every request.
+ */
+export function queryPairs(query: string): [string, string][] {
+  // URLSearchParams also drops a leading `?` and replaces lone surrogates.
+  if (/[%+?\ud800-\udfff]/.test(query)) return [...new URLSearchParams(query)];
+  const pairs: [string, string][] = [];
+  for (const part of query.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    pairs.push(eq === -1 ? [part, ''] : [part.slice(0, eq), part.slice(eq + 1)]);
+  }
+  return pairs;
+}
 
 /**
  * A parameter's text as the JSON value its schema expects. Integers must be
@@ -25,13 +43,16 @@ export function compileParamsReader(operation: OperationDescriptor): ParamsReade
     .map((p) => ({ ...p, validate: compileSchema(p.schema), fallback: p.schema['default'] as JsonValue | undefined }));
   return (pathParams, query) => {
     const values: ParamValues = {};
+    const pairs = query ? queryPairs(query) : [];
     for (const p of params) {
       let text: string | undefined;
       if (p.in === 'path') text = pathParams[p.name];
-      else if (query) {
-        const all = query.getAll(p.name);
-        if (all.length > 1) return { ok: false, message: `query parameter ${p.name} must be given at most once` };
-        text = all[0];
+      else {
+        for (const [name, value] of pairs) {
+          if (name !== p.name) continue;
+          if (text !== undefined) return { ok: false, message: `query parameter ${p.name} must be given at most once` };
+          text = value;
+        }
       }
       if (text === undefined) {
         if (p.required) return { ok: false, message: `${p.in} parameter ${p.name} is required` };

@@ -14,6 +14,8 @@ export interface Route {
   readonly operations: ReadonlyMap<string, OperationDescriptor>;
   /** The `Allow` header for this path. */
   readonly allow: string;
+  /** A template without parameters, matched by comparing whole paths. */
+  readonly literal?: { readonly path: string; readonly match: RouteMatch };
 }
 
 export type RouteMatch =
@@ -35,22 +37,26 @@ export function buildRoutes(operations: readonly OperationDescriptor[]): Route[]
     const methods = new Map(ops.map((op) => [op.method as string, op]));
     const get = methods.get('GET');
     if (get) methods.set('HEAD', get);
-    return {
-      template,
-      segments: template
-        .split('/')
-        .slice(1)
-        .map((s): Segment => (s.startsWith('{') && s.endsWith('}') ? { param: s.slice(1, -1) } : { literal: s })),
-      operations: methods,
-      allow: [...methods.keys(), 'OPTIONS'].join(', '),
-    };
+    const segments = template
+      .split('/')
+      .slice(1)
+      .map((s): Segment => (s.startsWith('{') && s.endsWith('}') ? { param: s.slice(1, -1) } : { literal: s }));
+    const route: { -readonly [K in keyof Route]: Route[K] } = { template, segments, operations: methods, allow: [...methods.keys(), 'OPTIONS'].join(', ') };
+    // Nothing reads or changes a match's params, so one frozen match serves every request.
+    if (segments.every((s) => 'literal' in s)) route.literal = { path: template, match: Object.freeze({ found: true, route, params: Object.freeze({}) }) };
+    return route;
   });
 }
 
 /** Finds the route of `path`, which is relative to the base path and starts with `/`. */
 export function matchRoute(routes: readonly Route[], path: string): RouteMatch {
-  const parts = path.split('/').slice(1);
+  let parts: string[] | undefined;
   for (const route of routes) {
+    if (route.literal) {
+      if (route.literal.path === path) return route.literal.match;
+      continue;
+    }
+    parts ??= path.split('/').slice(1);
     if (route.segments.length !== parts.length) continue;
     const params: Record<string, string> = {};
     let badEncoding: string | undefined;
@@ -60,6 +66,7 @@ export function matchRoute(routes: readonly Route[], path: string): RouteMatch {
       const part = parts[i] as string;
       if ('literal' in segment) matched = segment.literal === part;
       else if (part === '') matched = false;
+      else if (!part.includes('%')) params[segment.param] = part;
       else {
         try {
           params[segment.param] = decodeURIComponent(part);
