@@ -4,11 +4,12 @@
  * the command that replays it; then the advisories.
  */
 import { FAMILIES, type ConformanceResult, type Failure } from '../types.js';
-import { curlCommand, redact } from './replay.js';
+import { curlCommand, redactDeep } from './replay.js';
 
 const SHOWN_HEADERS = ['content-type', 'www-authenticate', 'allow', 'deprecation', 'sunset', 'link', 'date', 'location'];
 
-export function renderHuman(result: ConformanceResult, apiKey: string): string {
+export function renderHuman(original: ConformanceResult, apiKey: string): string {
+  const result = redactDeep(original, apiKey);
   const lines: string[] = [];
   const push = (line = '') => lines.push(line);
   push(`petstore conform: ${result.target}`);
@@ -28,7 +29,7 @@ export function renderHuman(result: ConformanceResult, apiKey: string): string {
   if (result.failures.length) {
     push();
     push(`${result.failures.length} failure${result.failures.length === 1 ? '' : 's'}:`);
-    result.failures.forEach((failure, index) => lines.push('', ...renderFailure(failure, index + 1, result, apiKey)));
+    result.failures.forEach((failure, index) => lines.push('', ...renderFailure(failure, original.failures[index] as Failure, index + 1, result, original.target, apiKey)));
   }
   if (result.advisories.length) {
     push();
@@ -38,10 +39,11 @@ export function renderHuman(result: ConformanceResult, apiKey: string): string {
   push();
   const failedChecks = result.checks.filter((c) => c.status === 'failed').length;
   push(result.ok ? `PASS: ${result.checks.length} checks passed` : `FAIL: ${failedChecks} of ${result.checks.length} checks failed`);
-  return redact(lines.join('\n'), apiKey) + '\n';
+  return lines.join('\n') + '\n';
 }
 
-function renderFailure(failure: Failure, index: number, result: ConformanceResult, apiKey: string): string[] {
+/** `failure` and `result` are redacted; the replay line is built from the original request and target, the key read from the environment. */
+function renderFailure(failure: Failure, original: Failure, index: number, result: ConformanceResult, target: string, apiKey: string): string[] {
   const out = [`${index}) [${failure.family}] ${failure.operationId}: ${failure.message}${failure.occurrences && failure.occurrences > 1 ? ` (seen ${failure.occurrences} times)` : ''}`];
   out.push(`   requirement (${failure.seedSection}): ${failure.requirement}`);
   if (failure.counterexample !== undefined) out.push(`   minimal input: ${truncate(failure.counterexample, 400)}`);
@@ -59,7 +61,7 @@ function renderFailure(failure: Failure, index: number, result: ConformanceResul
     }
     out.push(`            body ${failure.response.text === '' ? '(empty)' : truncate(failure.response.text, 600)}`);
   }
-  if (failure.request) out.push(`   replay: ${curlCommand(result.target, failure.request, apiKey)}`);
+  if (original.request) out.push(`   replay: ${curlCommand(target, original.request, apiKey)}`);
   if (failure.seed !== undefined) out.push(`   rerun:  petstore conform --base-url ${result.target} --api-key "$PETSTORE_API_KEY" --checks ${failure.checkId} --seed ${failure.seed}`);
   return out;
 }

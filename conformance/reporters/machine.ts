@@ -4,27 +4,30 @@
  * The API key is removed from every report.
  */
 import type { CheckOutcome, ConformanceResult } from '../types.js';
-import { curlCommand, redact } from './replay.js';
+import { curlCommand, redactDeep } from './replay.js';
 
 export function renderJson(result: ConformanceResult, apiKey: string): string {
-  return redact(JSON.stringify(result, (_key, value) => (typeof value === 'bigint' ? value.toString() : value), 2), apiKey) + '\n';
+  return JSON.stringify(redactDeep(result, apiKey), (_key, value) => (typeof value === 'bigint' ? value.toString() : value), 2) + '\n';
 }
 
-function failureText(check: CheckOutcome, result: ConformanceResult, apiKey: string): string {
+/** `check` is from the redacted result; the replay line is built from `original`'s request, the key read from the environment. */
+function failureText(check: CheckOutcome, original: CheckOutcome, result: ConformanceResult, apiKey: string): string {
   const f = check.failure;
+  const request = original.failure?.request;
   if (!f) return '';
   return [
     `${f.message}`,
     `requirement (${f.seedSection}): ${f.requirement}`,
     f.counterexample !== undefined ? `minimal input: ${f.counterexample}` : '',
     f.response ? `response: ${f.response.status} ${f.response.text.slice(0, 500)}` : '',
-    f.request ? `replay: ${curlCommand(result.target, f.request, apiKey)}` : '',
+    request ? `replay: ${curlCommand(result.target, request, apiKey)}` : '',
   ]
     .filter(Boolean)
     .join('\n');
 }
 
-export function renderTap(result: ConformanceResult, apiKey: string): string {
+export function renderTap(original: ConformanceResult, apiKey: string): string {
+  const result = redactDeep(original, apiKey);
   const lines = ['TAP version 14', `# petstore conform ${result.target} seed ${result.seed}`, `1..${result.checks.length}`];
   result.checks.forEach((check, i) => {
     const name = `${check.id} - ${check.title}`.replace(/#/g, '\\#');
@@ -32,12 +35,12 @@ export function renderTap(result: ConformanceResult, apiKey: string): string {
     else if (check.status === 'passed') lines.push(`ok ${i + 1} - ${name}`);
     else {
       lines.push(`not ok ${i + 1} - ${name}`, '  ---');
-      for (const line of failureText(check, result, apiKey).split('\n')) lines.push(`  # ${line}`);
+      for (const line of failureText(check, original.checks[i] as CheckOutcome, original, apiKey).split('\n')) lines.push(`  # ${line}`);
       lines.push('  ...');
     }
   });
   for (const a of result.advisories) lines.push(`# advisory [${a.family}] ${a.operationId}: ${a.observed}`);
-  return redact(lines.join('\n'), apiKey) + '\n';
+  return lines.join('\n') + '\n';
 }
 
 // XML 1.0 §2.2 Char: no C0 controls but tab, LF and CR, no U+FFFE/U+FFFF and no
@@ -53,7 +56,8 @@ function xml(text: string): string {
     .replace(/"/g, '&quot;');
 }
 
-export function renderJunit(result: ConformanceResult, apiKey: string): string {
+export function renderJunit(original: ConformanceResult, apiKey: string): string {
+  const result = redactDeep(original, apiKey);
   const families = [...new Set(result.checks.map((c) => c.family))];
   const failures = result.checks.filter((c) => c.status === 'failed').length;
   const out = [
@@ -66,13 +70,14 @@ export function renderJunit(result: ConformanceResult, apiKey: string): string {
       `  <testsuite name="${xml(family)}" tests="${checks.length}" failures="${checks.filter((c) => c.status === 'failed').length}" skipped="${checks.filter((c) => c.status === 'skipped').length}">`,
     );
     for (const check of checks) {
+      const originalCheck = original.checks[result.checks.indexOf(check)] as CheckOutcome;
       out.push(`    <testcase classname="${xml(`${family}.${check.operationId}`)}" name="${xml(check.title)}" time="${(check.durationMs / 1000).toFixed(3)}">`);
       if (check.status === 'skipped') out.push(`      <skipped message="${xml(check.note ?? '')}"/>`);
-      if (check.failure) out.push(`      <failure message="${xml(check.failure.message)}">${xml(failureText(check, result, apiKey))}</failure>`);
+      if (check.failure) out.push(`      <failure message="${xml(check.failure.message)}">${xml(failureText(check, originalCheck, original, apiKey))}</failure>`);
       out.push('    </testcase>');
     }
     out.push('  </testsuite>');
   }
   out.push('</testsuites>');
-  return redact(out.join('\n'), apiKey) + '\n';
+  return out.join('\n') + '\n';
 }

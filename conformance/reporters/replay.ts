@@ -29,3 +29,23 @@ export function redact(text: string, apiKey: string): string {
     .map((piece) => (typeof piece === 'string' ? piece : piece.shown))
     .join('');
 }
+
+/** Where names come from the wire (headers, parsed bodies), and so may hold the key too. */
+const WIRE_RECORDS = new Set(['headers', 'json']);
+
+/**
+ * A copy of `value` with the key removed from every string in it, and from
+ * the names of what came over the wire. Reports are rendered from this copy
+ * rather than redacted as finished text, where a short key would be found
+ * inside the report's own words and field names.
+ */
+export function redactDeep<T>(value: T, apiKey: string, wireNames = false): T {
+  if (typeof value === 'string') return redact(value, apiKey) as T;
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, apiKey, wireNames)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([name, item]) => [wireNames ? redact(name, apiKey) : name, redactDeep(item, apiKey, wireNames || WIRE_RECORDS.has(name))]),
+    ) as T;
+  }
+  return value;
+}

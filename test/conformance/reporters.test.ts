@@ -323,3 +323,30 @@ t.test('the replay line of a failure, run by sh with PETSTORE_API_KEY set, sends
     t.ok(found, `${label}: a replay sends Authorization: ${header}`);
   }
 });
+
+// ── A one-character key ────────────────────────────────────────────────
+
+t.test('a one-character key is removed from the data of every report, never from the report\'s own words', async (t) => {
+  const key = 'k';
+  const target = await startVariant('error-status-mismatch', { apiKey: key });
+  t.teardown(() => target.close());
+  const args = ['conform', '--base-url', target.url, '--api-key', key, '--seed', '1', '--runs', '10', '--quiet'];
+
+  const json = await runCli([...args, '--reporter', 'json']);
+  t.equal(json.code, 1);
+  const result = JSON.parse(json.stdout) as ConformanceResult;
+  t.strictSame(Object.keys(result).sort(), ['advisories', 'checks', 'durationMs', 'failures', 'ok', 'requests', 'seed', 'startedAt', 'strict', 'target', 'targetDate', 'writes'], 'field names intact');
+  t.ok(result.checks.every((c) => c.id.length > 0 && ['passed', 'failed', 'skipped'].includes(c.status)), 'checks intact');
+  const credentials = result.failures.map((f) => f.request?.headers['authorization']).filter((a) => a !== undefined);
+  t.ok(credentials.length > 0 && credentials.every((a) => !/ k$/.test(a!)), `no credential shows the key: ${JSON.stringify(credentials)}`);
+  t.ok(credentials.includes('Bearer $PETSTORE_API_KEY'), 'the key shows as $PETSTORE_API_KEY');
+
+  const tap = await runCli([...args, '--reporter', 'tap']);
+  const points = tap.stdout.split('\n').filter((l) => /^(not )?ok \d+ - /.test(l));
+  t.equal(points.length, result.checks.length, 'one TAP test point per check, "ok" spelled out');
+  t.ok(tap.stdout.startsWith('TAP version 14\n'));
+
+  const human = await runCli([...args]);
+  t.match(human.stdout, /\nFAIL: \d+ of \d+ checks failed\n$/, 'the human report ends with its verdict');
+  t.match(human.stdout, /replay: curl .*\$PETSTORE_API_KEY/, 'the replay line reads the key from the environment');
+});
