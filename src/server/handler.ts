@@ -9,6 +9,7 @@ import { challenge, type AuthOutcome } from './auth.js';
 import type { Clock } from './clock.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { deprecationHeaders } from './deprecation.js';
+import { errorJson } from './errors.js';
 import { GET_PET_DEPRECATED_SINCE, type Limits } from './decisions.js';
 import { FAULT_HEADER, type FaultDecision, type FaultTable } from './control/faults.js';
 import type { OperationHandler } from './operations.js';
@@ -57,6 +58,15 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     });
   }
   const prefix = basePath + '/';
+  // The two 401 answers never vary: built once, not per refused request.
+  const refusal = (outcome: 'missing' | 'invalid', message: string) => ({
+    body: Buffer.from(errorJson('unauthorized', message)),
+    headers: { 'www-authenticate': challenge(outcome) },
+  });
+  const refusals = {
+    missing: refusal('missing', 'an API key is required: send Authorization: Bearer <API_KEY>'),
+    invalid: refusal('invalid', 'the API key is not accepted'),
+  };
 
   function fail(error: unknown, x: Exchange): void {
     deps.onError(error, x.req);
@@ -92,8 +102,8 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       // the method, the parameters or the store are looked at.
       const auth = authenticate(req.headers.authorization);
       if (auth !== 'ok') {
-        const message = auth === 'missing' ? 'an API key is required: send Authorization: Bearer <API_KEY>' : 'the API key is not accepted';
-        return respond.sendError(x, 'unauthorized', message, { 'www-authenticate': challenge(auth) });
+        const refusal = refusals[auth];
+        return respond.send(x, 401, refusal.body, refusal.headers, 'unauthorized');
       }
       if (!p) return respond.sendError(x, 'method_not_allowed', `${method} is not allowed on ${route.template}; allowed: ${route.allow}`, { allow: route.allow });
 

@@ -82,7 +82,7 @@ t.test('no response of the server echoes the presented credential', async (t) =>
   }
 });
 
-t.test('every configured key is compared, with timingSafeEqual on equal-length digests, whichever key is presented', async (t) => {
+t.test('every configured key is compared, with timingSafeEqual over the key\'s own length, whichever key is presented', async (t) => {
   const keys = ['a', 'a-much-longer-key-than-the-first', FLAG_KEY];
   const authenticate = createAuthenticator(keys);
   const original = crypto.timingSafeEqual;
@@ -101,6 +101,9 @@ t.test('every configured key is compared, with timingSafeEqual on equal-length d
     const outcome = authenticate(`Bearer ${presented}`);
     t.equal(outcome, keys.includes(presented) ? 'ok' : 'invalid', `${presented.slice(0, 20)}: ${outcome}`);
     t.equal(calls.length, keys.length, `${presented.slice(0, 20)}: all ${keys.length} keys compared, not only up to a match`);
-    t.ok(calls.every(([a, b]) => a === 32 && b === 32), `${presented.slice(0, 20)}: 32-byte digests, so the length of a guess says nothing`);
+    t.ok(
+      calls.every(([a, b], i) => a === b && b === Buffer.byteLength(keys[i]!)),
+      `${presented.slice(0, 20)}: each comparison is over the key's own length, so the comparisons are the same whatever the guess`,
+    );
   }
 });
