@@ -13,17 +13,25 @@ export type ParamsReader = (pathParams: Record<string, string>, query: string | 
 
 /**
  * The name-value pairs of a query, exactly as URLSearchParams reads them. A
- * query with nothing to decode (no `%`, no `+`) is split here, which costs a
- * fraction of building a URLSearchParams on every request.
+ * query with nothing to decode (no `%`, no `+`) is split here in one pass,
+ * which costs a fraction of building a URLSearchParams on every request.
  */
 export function queryPairs(query: string): [string, string][] {
-  // URLSearchParams also drops a leading `?` and replaces lone surrogates.
-  if (/[%+?\ud800-\udfff]/.test(query)) return [...new URLSearchParams(query)];
   const pairs: [string, string][] = [];
-  for (const part of query.split('&')) {
-    if (part === '') continue;
-    const eq = part.indexOf('=');
-    pairs.push(eq === -1 ? [part, ''] : [part.slice(0, eq), part.slice(eq + 1)]);
+  let start = 0;
+  let eq = -1;
+  for (let i = 0; i <= query.length; i++) {
+    const c = i === query.length ? 0x26 : query.charCodeAt(i);
+    if (c === 0x26 /* & */) {
+      if (i > start) pairs.push(eq === -1 ? [query.slice(start, i), ''] : [query.slice(start, eq), query.slice(eq + 1, i)]);
+      start = i + 1;
+      eq = -1;
+    } else if (c === 0x3d /* = */) {
+      if (eq === -1) eq = i;
+    } else if (c === 0x25 /* % */ || c === 0x2b /* + */ || (c === 0x3f /* ? */ && i === 0) || (c >= 0xd800 && c <= 0xdfff)) {
+      // Something to decode (or a leading `?`, or a lone surrogate): the standard's reader.
+      return [...new URLSearchParams(query)];
+    }
   }
   return pairs;
 }
