@@ -378,6 +378,11 @@ export function parseDecimalInteger(text: string): bigint | undefined {
 
 /** The value of `digits × 10^zeros`, or a sentinel outside int64 when it has too many digits. */
 function toInteger(negative: boolean, digits: string, zeros: number): bigint {
+  // The common case (an id, a limit, a categoryId): few enough digits that no trimming or bound is needed.
+  if (zeros === 0 && digits.length <= 18) {
+    const value = BigInt(digits);
+    return negative ? -value : value;
+  }
   const trimmed = digits.replace(/^0+/, '');
   if (trimmed === '') return 0n;
   if (trimmed.length + zeros > MAX_EXACT_DIGITS) return negative ? -BEYOND_INT64 : BEYOND_INT64;

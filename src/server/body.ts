@@ -11,6 +11,8 @@ import type { Exchange, Responder } from './respond.js';
  */
 export function isJsonContentType(header: string | undefined): boolean {
   if (!header) return false;
+  // What nearly every client sends, answered without splitting the header apart.
+  if (header === 'application/json' || header === 'application/json; charset=utf-8') return true;
   const [type, ...parameters] = header.split(';');
   if (type?.trim().toLowerCase() !== 'application/json') return false;
   for (const parameter of parameters) {
@@ -46,11 +48,13 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRe
       if (size > maxBytes) settle({ ok: false, reason: 'too_large' });
       else chunks.push(chunk);
     };
+    const onEnd = () => settle({ ok: true, bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) });
+    // An aborted request ends in 'close' without 'end' (after 'error', when it has one).
+    const onAbort = () => settle({ ok: false, reason: 'aborted' });
     req.on('data', onData);
-    req.on('end', () => settle({ ok: true, bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) }));
-    req.on('aborted', () => settle({ ok: false, reason: 'aborted' }));
-    req.on('error', () => settle({ ok: false, reason: 'aborted' }));
-    req.on('close', () => settle({ ok: false, reason: 'aborted' }));
+    req.on('end', onEnd);
+    req.on('error', onAbort);
+    req.on('close', onAbort);
   });
 }
 
