@@ -6,7 +6,7 @@
  * and a write budget. Every exchange is handed to observers (the `responses`
  * family validates each one) and counted.
  */
-import { Agent, errors as undiciErrors, request as undiciRequest } from 'undici';
+import { Agent, errors as undiciErrors } from 'undici';
 import { parseJsonBytes, type JsonValue } from '../src/json/index.js';
 
 export interface WireRequest {
@@ -90,6 +90,8 @@ export function joinUrl(baseUrl: string, path: string): string {
 
 export function createClient(options: ClientOptions): Client {
   const origin = new URL(options.baseUrl);
+  // Requests go to the agent with the origin and path apart, so no URL is parsed per request.
+  const basePath = origin.pathname.replace(/\/+$/, '') + origin.search;
   const agent = new Agent({
     connections: options.concurrency,
     headersTimeout: options.timeoutMs,
@@ -146,11 +148,11 @@ export function createClient(options: ClientOptions): Client {
     const started = performance.now();
     requests++;
     try {
-      const url = joinUrl(options.baseUrl, request.path);
       let res;
       try {
-        res = await undiciRequest(url, {
-          dispatcher: agent,
+        res = await agent.request({
+          origin: origin.origin,
+          path: basePath + request.path,
           method: request.method as 'GET',
           headers: request.headers,
           ...(request.body !== undefined ? { body: request.body } : {}),
@@ -158,22 +160,13 @@ export function createClient(options: ClientOptions): Client {
       } catch (error) {
         throw new TransportError(describeTransportError(error, options.timeoutMs), request);
       }
-      const chunks: Buffer[] = [];
-      let size = 0;
+      let bytes: Buffer;
       try {
-        for await (const chunk of res.body) {
-          size += (chunk as Buffer).length;
-          if (size > options.maxResponseBytes) {
-            res.body.destroy();
-            throw new TransportError(`the response body is larger than ${options.maxResponseBytes} bytes`, request);
-          }
-          chunks.push(chunk as Buffer);
-        }
+        bytes = await readCapped(res.body, options.maxResponseBytes);
       } catch (error) {
-        if (error instanceof TransportError) throw error;
+        if (error === TOO_LARGE) throw new TransportError(`the response body is larger than ${options.maxResponseBytes} bytes`, request);
         throw new TransportError(describeTransportError(error, options.timeoutMs), request);
       }
-      const bytes = Buffer.concat(chunks);
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(res.headers)) {
         if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -208,6 +201,23 @@ export function createClient(options: ClientOptions): Client {
 }
 
 const MAX_RATE_LIMIT_RETRIES = 10;
+const TOO_LARGE = Symbol('too large');
+
+/** The whole body, or a rejection with TOO_LARGE as soon as it passes `max` bytes (the rest is not read). */
+function readCapped(body: NodeJS.ReadableStream & { destroy(): void }, max: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= max) return void chunks.push(chunk);
+      body.destroy();
+      reject(TOO_LARGE);
+    });
+    body.on('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
+    body.on('error', reject);
+  });
+}
 
 /** Retry-After in seconds or as an HTTP-date (RFC 9110 §10.2.3), capped at 10 s; else 250 ms, doubling. */
 function retryDelayMs(retryAfter: string | undefined, attempt: number): number {

@@ -9,9 +9,10 @@
  * body with every integer replaced by a small stand-in of the same sign, after
  * the exact validator has checked the real digits.
  *
- * Prism costs about half a millisecond per response and seconds to load, so
- * it runs in a worker thread: the checks never wait for it, and its verdicts
- * are collected when the run ends.
+ * Prism costs about a third of a millisecond per response and about a second
+ * to load, so it runs in a worker thread: the checks start once it has
+ * loaded, never wait for a verdict, and its verdicts are collected when the
+ * run ends.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -55,6 +56,7 @@ const ready = getHttpOperationsFromSpec(workerData.spec).then((operations) => {
   console.warn = warn;
   const byKey = new Map();
   for (const op of operations) byKey.set(op.method.toUpperCase() + ' ' + op.path, op);
+  parentPort.postMessage('ready');
   return byKey;
 });
 
@@ -98,9 +100,15 @@ interface PrismQuestion {
  * the suite against many targets loads Prism once). It keeps the process
  * alive only while verdicts are pending.
  */
-let sharedPrism: ((question: PrismQuestion) => Promise<string[]>) | undefined;
+interface PrismWorker {
+  ask(question: PrismQuestion): Promise<string[]>;
+  /** Settles once Prism has loaded the spec (or failed to). */
+  readonly ready: Promise<void>;
+}
 
-function prismWorker(): (question: PrismQuestion) => Promise<string[]> {
+let sharedPrism: PrismWorker | undefined;
+
+function prismWorker(): PrismWorker {
   if (sharedPrism) return sharedPrism;
   const worker = new Worker(WORKER, {
     eval: true,
@@ -115,7 +123,14 @@ function prismWorker(): (question: PrismQuestion) => Promise<string[]> {
   let nextId = 0;
   const pending = new Map<number, (problems: string[]) => void>();
   let failure: Error | undefined;
-  worker.on('message', (answers: { id: number; problems: string[] }[]) => {
+  let loaded!: () => void;
+  const ready = new Promise<void>((resolve) => (loaded = resolve));
+  worker.on('message', (answers: 'ready' | { id: number; problems: string[] }[]) => {
+    if (answers === 'ready') {
+      loaded();
+      if (pending.size === 0) worker.unref();
+      return;
+    }
     for (const { id, problems } of answers) {
       pending.get(id)?.(problems);
       pending.delete(id);
@@ -130,15 +145,16 @@ function prismWorker(): (question: PrismQuestion) => Promise<string[]> {
   };
   const fail = (error: Error) => {
     failure = error;
+    loaded();
     sharedPrism = undefined;
     for (const resolve of pending.values()) resolve([`Prism could not judge this response: ${error.message}`]);
     pending.clear();
   };
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`the validator thread stopped (exit ${code})`)));
-  // After the listeners: adding a 'message' listener references the worker again.
-  worker.unref();
-  sharedPrism = (question) => {
+  // The worker keeps the process alive while Prism loads (someone awaits
+  // `ready`), then only while verdicts are pending.
+  const ask = (question: PrismQuestion): Promise<string[]> => {
     if (failure) return Promise.resolve([`Prism could not judge this response: ${failure.message}`]);
     return new Promise((resolve) => {
       const id = nextId++;
@@ -148,6 +164,7 @@ function prismWorker(): (question: PrismQuestion) => Promise<string[]> {
       batch.push({ id, ...question });
     });
   };
+  sharedPrism = { ask, ready };
   return sharedPrism;
 }
 
@@ -158,9 +175,13 @@ export async function createOracle(operations: readonly OperationDescriptor[]): 
     for (const response of op.responses) if (response.schema) byStatus.set(response.status, compileSchema(response.schema));
     exact.set(op.operationId, byStatus);
   }
+  // Checks start once Prism has loaded: loading it takes about a second of
+  // CPU, and on a machine of two cores, checks running meanwhile would
+  // contend with it and the target for the processor.
   const prism = prismWorker();
+  await prism.ready;
   const prismProblems = (operation: OperationDescriptor, response: WireResponse) =>
-    prism({ key: `${operation.method} ${operation.path}`, status: response.status, headers: response.headers, text: response.text });
+    prism.ask({ key: `${operation.method} ${operation.path}`, status: response.status, headers: response.headers, text: response.text });
 
   return {
     async judge(operation, response) {

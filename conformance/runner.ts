@@ -51,6 +51,7 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   // Prism (the oracle) is started only when the responses family will use it.
   const judging = options.families.includes('responses') && (options.checkIds.length === 0 || options.checkIds.some((id) => id.startsWith('responses')));
   const judge = judging ? createResponseJudge(operations, await createOracle(operations)) : undefined;
+  const validatorLoadMs = performance.now() - started;
   client.observe((exchange) => knowledge.noteDate(exchange.response.headers['date']));
   if (judge) client.observe(judge.observe);
 
@@ -113,6 +114,7 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
       strict: options.strict,
       startedAt,
       durationMs: performance.now() - started,
+      validatorLoadMs: judge ? validatorLoadMs : 0,
       requests: stats.requests,
       writes: stats.writes,
       checks: all.map(({ extraFailures: _extra, ...outcome }) => outcome),

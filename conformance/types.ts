@@ -110,6 +110,8 @@ export interface ConformanceResult {
   readonly strict: boolean;
   readonly startedAt: string;
   readonly durationMs: number;
+  /** Of `durationMs`, the time spent loading the response validator (Prism) before the checks started; 0 when the responses family does not run. */
+  readonly validatorLoadMs: number;
   readonly requests: number;
   readonly writes: number;
   readonly checks: readonly CheckOutcome[];

@@ -31,8 +31,15 @@ export function ensurePopulation(ctx: CheckContext, family: Family, op: Operatio
       const create = createOperation(ctx);
       if (!create) return;
       const bodies = fc.sample(validBody(create, ctx.options.namePrefix), { numRuns: needed, seed: ctx.options.seed });
+      // Created over as many connections as the run may use: the order of
+      // creation matters to nothing here, and one after another would hold
+      // up every check of the family for a hundred round trips.
+      let next = 0;
+      const lane = async () => {
+        while (next < bodies.length) await createPet(ctx, family, bodies[next++] as (typeof bodies)[number]);
+      };
       try {
-        for (const body of bodies) await createPet(ctx, family, body);
+        await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.options.concurrency, bodies.length)) }, lane));
       } catch (error) {
         if (!(error instanceof WriteBudgetExhausted)) throw error;
       }

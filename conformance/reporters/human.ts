@@ -13,7 +13,7 @@ export function renderHuman(original: ConformanceResult, apiKey: string): string
   const lines: string[] = [];
   const push = (line = '') => lines.push(line);
   push(`petstore conform: ${result.target}`);
-  push(`seed ${result.seed}${result.strict ? ', --strict' : ''}; ${result.requests} requests (${result.writes} writes) in ${(result.durationMs / 1000).toFixed(1)} s` + (result.targetDate ? `; target clock ${result.targetDate}` : ''));
+  push(`seed ${result.seed}${result.strict ? ', --strict' : ''}; ${result.requests} requests (${result.writes} writes) in ${(result.durationMs / 1000).toFixed(1)} s` + (result.validatorLoadMs > 0 ? ` (${(result.validatorLoadMs / 1000).toFixed(1)} s of it loading Prism)` : '') + (result.targetDate ? `; target clock ${result.targetDate}` : ''));
   push();
   for (const family of FAMILIES) {
     const checks = result.checks.filter((c) => c.family === family);

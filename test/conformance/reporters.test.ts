@@ -255,7 +255,7 @@ t.test('--reporter json prints the ConformanceResult: every field, integers as s
   t.teardown(() => target.close());
   const { code, result, stdout } = await conformJson(target.url, KEY, ['--runs', '20']);
   t.equal(code, 1);
-  t.strictSame(Object.keys(result).sort(), ['advisories', 'checks', 'durationMs', 'failures', 'ok', 'requests', 'seed', 'startedAt', 'strict', 'target', 'targetDate', 'writes']);
+  t.strictSame(Object.keys(result).sort(), ['advisories', 'checks', 'durationMs', 'failures', 'ok', 'requests', 'seed', 'startedAt', 'strict', 'target', 'targetDate', 'validatorLoadMs', 'writes']);
   t.equal(result.ok, false);
   t.equal(result.target, target.url);
   t.equal(result.seed, 1);
@@ -335,7 +335,7 @@ t.test('a one-character key is removed from the data of every report, never from
   const json = await runCli([...args, '--reporter', 'json']);
   t.equal(json.code, 1);
   const result = JSON.parse(json.stdout) as ConformanceResult;
-  t.strictSame(Object.keys(result).sort(), ['advisories', 'checks', 'durationMs', 'failures', 'ok', 'requests', 'seed', 'startedAt', 'strict', 'target', 'targetDate', 'writes'], 'field names intact');
+  t.strictSame(Object.keys(result).sort(), ['advisories', 'checks', 'durationMs', 'failures', 'ok', 'requests', 'seed', 'startedAt', 'strict', 'target', 'targetDate', 'validatorLoadMs', 'writes'], 'field names intact');
   t.ok(result.checks.every((c) => c.id.length > 0 && ['passed', 'failed', 'skipped'].includes(c.status)), 'checks intact');
   const credentials = result.failures.map((f) => f.request?.headers['authorization']).filter((a) => a !== undefined);
   t.ok(credentials.length > 0 && credentials.every((a) => !/ k$/.test(a!)), `no credential shows the key: ${JSON.stringify(credentials)}`);
