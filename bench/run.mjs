@@ -7,8 +7,9 @@
  * scenarios; the 1k-vs-1M scaling runs; and a default `petstore conform` run.
  * Every server is started here, on 127.0.0.1 and an ephemeral port, pinned to
  * core 0 while the load generator runs on core 1 (where `taskset` exists).
- * Servers are interleaved A B A B within each round so drift hits all alike,
- * and each figure is the median over the rounds.
+ * Servers are interleaved A B A B within each round so drift hits all alike;
+ * each req/s and latency is the median over the rounds, and each ratio the
+ * median of the ratios within each round.
  *
  * The load generator is wrk when it is on PATH (apt-get install wrk), else
  * autocannon from devDependencies. A run where the generator used over 90% of
@@ -34,7 +35,7 @@ const { values: args } = parseArgs({
 });
 const quick = args.quick;
 const seconds = Number(args.seconds ?? (quick ? 1 : 10));
-const rounds = Number(args.rounds ?? (quick ? 1 : 3));
+const rounds = Number(args.rounds ?? (quick ? 1 : 5));
 const connections = Number(args.connections);
 const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
@@ -269,13 +270,22 @@ async function main() {
       if (!runs) return undefined;
       return { rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)), gen: Math.max(...runs.map((r) => r.generatorCpu)) };
     };
+    // A ratio is the median of the ratios within each round: the two runs of
+    // a round are seconds apart, so drift in the machine's speed (large on a
+    // shared VM) cancels in each pair instead of adding to the spread.
+    const pairedRatio = (name, baseline) => {
+      const runs = results.get(`${scenario.name}|${name}`);
+      const base = results.get(`${scenario.name}|${baseline}`);
+      if (!runs || !base) return undefined;
+      return median(runs.map((r, round) => r.rps / base[round].rps));
+    };
     const top = summary('ceiling');
     const prismStatic = summary('prism-static');
     for (const server of running) {
       const s = summary(server.name);
       if (!s) continue;
       const note = s.gen > 0.9 ? `generator-bound (${Math.round(s.gen * 100)}% CPU)` : '';
-      console.log(`| ${scenario.name} | ${server.name} | ${fmt(s.rps)} | ${fmt(s.p50, 2)} | ${fmt(s.p99, 2)} | ${top ? fmt(s.rps / top.rps, 2) : '–'} | ${prismStatic ? fmt(s.rps / prismStatic.rps, 1) : '–'} | ${note} |`);
+      console.log(`| ${scenario.name} | ${server.name} | ${fmt(s.rps)} | ${fmt(s.p50, 2)} | ${fmt(s.p99, 2)} | ${top ? fmt(pairedRatio(server.name, 'ceiling'), 2) : '–'} | ${prismStatic ? fmt(pairedRatio(server.name, 'prism-static'), 1) : '–'} | ${note} |`);
     }
   }
   console.log('');

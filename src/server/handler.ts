@@ -9,7 +9,7 @@ import { challenge, type AuthOutcome } from './auth.js';
 import type { Clock } from './clock.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { deprecationHeaders } from './deprecation.js';
-import { errorJson } from './errors.js';
+import { errorJson, statusOf } from './errors.js';
 import { GET_PET_DEPRECATED_SINCE, type Limits } from './decisions.js';
 import { FAULT_HEADER, type FaultDecision, type FaultTable } from './control/faults.js';
 import type { OperationHandler } from './operations.js';
@@ -103,7 +103,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       const auth = authenticate(req.headers.authorization);
       if (auth !== 'ok') {
         const refusal = refusals[auth];
-        return respond.send(x, 401, refusal.body, refusal.headers, 'unauthorized');
+        return respond.send(x, statusOf('unauthorized'), refusal.body, refusal.headers, 'unauthorized');
       }
       if (!p) return respond.sendError(x, 'method_not_allowed', `${method} is not allowed on ${route.template}; allowed: ${route.allow}`, { allow: route.allow });
 
