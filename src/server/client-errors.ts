@@ -10,6 +10,7 @@ import type { Clock } from './clock.js';
 import type { Limits } from './decisions.js';
 import { errorJson, statusOf, type ErrorCode } from './errors.js';
 import { JSON_CONTENT_TYPE } from './respond.js';
+import { endAndLinger } from './linger.js';
 
 /**
  * Node's parser refuses some requests before they reach the handler (a
@@ -56,24 +57,6 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket, 
       'Connection: close\r\n\r\n' +
       (head ? '' : body),
   );
-}
-
-/** How long a connection answered and ended by the server waits for the client to close its side. */
-const LINGER_MS = 2_000;
-
-/**
- * Ends the connection after `last`. An HTTP server's sockets allow half-open
- * connections, so an ended socket stays open until the client closes its
- * side; a client that neither reads nor closes (a slowloris after its 408)
- * would hold it, and a place under maxConnections, for ever. It is destroyed
- * after LINGER_MS; not at once, since closing while the client's bytes are
- * still arriving sends a reset that can destroy the answer before it is read.
- */
-export function endAndLinger(socket: Socket, last = ''): void {
-  socket.end(last);
-  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-  timer.unref();
-  socket.once('close', () => clearTimeout(timer));
 }
 
 function clientErrorAnswer(error: NodeJS.ErrnoException, limits: Limits): [ErrorCode, string] {

@@ -13,7 +13,8 @@ import { createClock, type Clock } from './clock.js';
 import { DEFAULT_BASE_PATH, DEVELOPMENT_API_KEY, defaultLimits, type Limits } from './decisions.js';
 import { createRequestHandler } from './handler.js';
 import { createOperationHandlers } from './operations.js';
-import { answerClientError, endAndLinger } from './client-errors.js';
+import { answerClientError } from './client-errors.js';
+import { endAndLinger } from './linger.js';
 import type { ErrorCode } from './errors.js';
 import { createResponder, type Exchange } from './respond.js';
 import { CONTROL_PREFIX, createControlHandler } from './control/routes.js';
@@ -201,8 +202,10 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     close(graceMs = limits.shutdownGraceMs) {
       return new Promise((resolve) => {
         if (!server.listening) return resolve();
+        // Not unref'd: a connection that is open but idle (a lingering one
+        // not reading) does not keep the process alive, and the close must
+        // still complete rather than leave its caller waiting for ever.
         const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-        timer.unref();
         server.close(() => {
           clearTimeout(timer);
           resolve();

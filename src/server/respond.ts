@@ -6,6 +6,8 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Clock } from './clock.js';
 import { errorJson, statusOf, type ErrorCode } from './errors.js';
+import { hasBody } from './body.js';
+import { lingerAfterAnswer } from './linger.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -45,8 +47,13 @@ export function createResponder(clock: Clock, hooks: ResponderHooks = NO_HOOKS) 
     if (hooks.closing()) all['connection'] = 'close';
     // An answer given before the body was read (401, 404, 415…) still lets the
     // body arrive and be discarded, so the connection stays usable at once
-    // instead of stalling the client's next request on it.
-    if (!x.req.complete && all['connection'] !== 'close') x.req.resume();
+    // instead of stalling the client's next request on it. When the
+    // connection closes instead (413), it lingers, so that a client still
+    // sending its body reads the answer rather than a reset.
+    if (!x.req.complete) {
+      if (all['connection'] !== 'close') x.req.resume();
+      else if (hasBody(x.req)) lingerAfterAnswer(x.req.socket);
+    }
     x.res.writeHead(status, all);
     x.res.end(body);
     hooks.answered(x, status, code);
