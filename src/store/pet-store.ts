@@ -152,8 +152,8 @@ export class PetStore {
   /**
    * Forgets every pet after the first `count`, as if they had never been
    * created: ids go on from count + 1. Pets never change, so the first
-   * `count` are exactly as they were; this is how a reset to the seed costs
-   * nothing and keeps no copy of the seed.
+   * `count` are exactly as they were; a reset to the seed keeps no copy of
+   * the seed, and costs one copy of its bytes.
    */
   truncate(count: number): void {
     if (count >= this.size) return;
@@ -161,6 +161,12 @@ export class PetStore {
     this.changes++;
     this.ends.length = count;
     this.used = (this.ends.values[count - 1] as number) + 1;
+    // Answers still being written are views of the old arena; the pets
+    // created from now on must not overwrite them, so the kept pets move to
+    // a new arena (a copy of the seed's bytes, once per reset).
+    const kept = Buffer.allocUnsafe(Math.max(64 * 1024, Math.ceil(this.used * 1.5)));
+    this.arena.copy(kept, 0, 0, this.used);
+    this.arena = kept;
     for (const ids of this.byStatus.values()) {
       // Ids are ascending: keep those up to `count`.
       let low = 0;
