@@ -131,6 +131,11 @@ export function createClient(options: ClientOptions): Client {
    * 429 is still judged by the observers and counted for the report.
    */
   async function send(family: string, request: WireRequest): Promise<WireResponse> {
+    // A write counts once against the budget, however often a 429 makes it be sent again.
+    if (writeMethods.has(request.method)) {
+      if (writes >= options.maxWrites) throw new WriteBudgetExhausted(`the write budget (--max-writes ${options.maxWrites}) is used up`);
+      writes++;
+    }
     for (let attempt = 0; ; attempt++) {
       const response = await sendOnce(family, request);
       if (response.status !== 429 || attempt >= MAX_RATE_LIMIT_RETRIES) return response;
@@ -140,10 +145,6 @@ export function createClient(options: ClientOptions): Client {
   }
 
   async function sendOnce(family: string, request: WireRequest): Promise<WireResponse> {
-    if (writeMethods.has(request.method)) {
-      if (writes >= options.maxWrites) throw new WriteBudgetExhausted(`the write budget (--max-writes ${options.maxWrites}) is used up`);
-      writes++;
-    }
     await acquire();
     const started = performance.now();
     requests++;

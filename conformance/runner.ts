@@ -15,6 +15,7 @@ import { stateChecks } from './checks/state.js';
 import { validationChecks } from './checks/validation.js';
 import { createClient, TargetUnreachableError, TransportError } from './client.js';
 import { Knowledge } from './knowledge.js';
+import { runPool } from './pool.js';
 import { createOracle } from './oracle.js';
 import { defaultRunOptions } from './defaults.js';
 import { Violation, type Advisory, type Check, type CheckContext, type CheckOutcome, type ConformanceResult, type Failure, type RunOptions } from './types.js';
@@ -149,17 +150,4 @@ async function runOne(ctx: CheckContext, check: Check): Promise<CheckOutcome> {
   if (ctx.timeLeft() <= 0) return { ...base, status: 'skipped', note: 'time budget used up', durationMs: 0 };
   const outcome = await check.run(ctx);
   return { ...outcome, durationMs: performance.now() - started };
-}
-
-async function runPool<T, R>(items: readonly T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  async function lane() {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
-  return results;
 }

@@ -10,6 +10,7 @@ import { invalidParameterTexts, queryString, validBody } from '../arbitraries/re
 import { integerRange } from '../arbitraries/schema.js';
 import { expectErrorBody, expectStatus, propertyCheck } from '../check.js';
 import { WriteBudgetExhausted } from '../client.js';
+import { runPool } from '../pool.js';
 import { Violation, type Check, type CheckContext, type Family } from '../types.js';
 import { checkPage } from './page.js';
 import { createOperation, createPet, filterParameters, listOperation, pageSizeParameter } from './shared.js';
@@ -34,12 +35,8 @@ export function ensurePopulation(ctx: CheckContext, family: Family, op: Operatio
       // Created over as many connections as the run may use: the order of
       // creation matters to nothing here, and one after another would hold
       // up every check of the family for a hundred round trips.
-      let next = 0;
-      const lane = async () => {
-        while (next < bodies.length) await createPet(ctx, family, bodies[next++] as (typeof bodies)[number]);
-      };
       try {
-        await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.options.concurrency, bodies.length)) }, lane));
+        await runPool(bodies, ctx.options.concurrency, (body) => createPet(ctx, family, body));
       } catch (error) {
         if (!(error instanceof WriteBudgetExhausted)) throw error;
       }

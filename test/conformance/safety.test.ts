@@ -8,6 +8,7 @@ import t, { type Test } from 'tap';
 import { request } from 'undici';
 import { startVariant } from '../../fixtures/implementations/index.mjs';
 import { createServer, type PetstoreServer } from '../../src/server/index.js';
+import { createClient } from '../../conformance/client.js';
 import { conformJson, describeFailures, runCli } from './run-conform.js';
 
 const KEY = 'safety-key-1';
@@ -207,3 +208,30 @@ for (const [label, { answer, message }] of Object.entries(misbehaviours)) {
     t.ok(performance.now() - started < 20_000, 'in bounded time');
   });
 }
+
+t.test('a write sent again after a 429 counts once against --max-writes', async (t) => {
+  let posts = 0;
+  const target = http.createServer((req, res) => {
+    req.resume();
+    posts++;
+    // The first two attempts are rate-limited; the third is accepted.
+    if (posts <= 2) res.writeHead(429, { 'retry-after': '0', 'content-type': 'application/json' }).end('{"code":"slow_down","message":"later","status":429}');
+    else res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":1,"name":"Rex","categoryId":1}');
+  });
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => target.close());
+  const client = createClient({
+    baseUrl: `http://127.0.0.1:${(target.address() as net.AddressInfo).port}/v1`,
+    apiKey: 'k',
+    timeoutMs: 5_000,
+    concurrency: 1,
+    rate: 0,
+    maxWrites: 1,
+    maxResponseBytes: 1024 * 1024,
+  });
+  t.teardown(() => client.close());
+  const response = await client.send('validation', { method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}', operationId: 'createPet' });
+  t.equal(response.status, 201, 'sent three times, answered 201 on the third');
+  t.equal(posts, 3);
+  t.strictSame(client.stats(), { requests: 3, writes: 1, rateLimited: 2 }, 'one write in the budget, three requests on the wire');
+});
