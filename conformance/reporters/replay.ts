@@ -34,8 +34,15 @@ export function redact(text: string, apiKey: string): string {
 const WIRE_RECORDS = new Set(['headers', 'json']);
 
 /**
- * A copy of `value` with the key removed from every string in it, and from
- * the names of what came over the wire. Reports are rendered from this copy
+ * Fields the suite writes itself, from its own check definitions and the
+ * spec, never from what was sent or received: they cannot hold the key, and
+ * redacting them would garble them for a key short enough to occur in words.
+ */
+const SUITE_TEXT = new Set(['id', 'checkId', 'family', 'operationId', 'title', 'requirement', 'seedSection', 'status', 'decision', 'seed', 'referenceBehaviour']);
+
+/**
+ * A copy of `value` with the key removed from every string in it but the
+ * suite's own (SUITE_TEXT), and from the names of what came over the wire. Reports are rendered from this copy
  * rather than redacted as finished text, where a short key would be found
  * inside the report's own words and field names.
  */
@@ -44,7 +51,11 @@ export function redactDeep<T>(value: T, apiKey: string, wireNames = false): T {
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, apiKey, wireNames)) as T;
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([name, item]) => [wireNames ? redact(name, apiKey) : name, redactDeep(item, apiKey, wireNames || WIRE_RECORDS.has(name))]),
+      Object.entries(value).map(([name, item]) =>
+        wireNames
+          ? [redact(name, apiKey), redactDeep(item, apiKey, true)]
+          : [name, SUITE_TEXT.has(name) ? item : redactDeep(item, apiKey, WIRE_RECORDS.has(name))],
+      ),
     ) as T;
   }
   return value;
