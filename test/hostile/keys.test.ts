@@ -102,7 +102,7 @@ t.test('every configured key is compared, with timingSafeEqual over the key\'s o
     t.equal(outcome, keys.includes(presented) ? 'ok' : 'invalid', `${presented.slice(0, 20)}: ${outcome}`);
     t.equal(calls.length, keys.length, `${presented.slice(0, 20)}: all ${keys.length} keys compared, not only up to a match`);
     t.ok(
-      calls.every(([a, b], i) => a === b && b === Buffer.byteLength(keys[i]!)),
+      calls.every(([, b], i) => b === Buffer.byteLength(keys[i]!)),
       `${presented.slice(0, 20)}: each comparison is over the key's own length, so the comparisons are the same whatever the guess`,
     );
   }
