@@ -28,6 +28,7 @@ export function propertyCheck<T>(definition: PropertyDefinition<T>): Check {
       let last: Violation | undefined;
       let stop: string | undefined;
       let runs = 0;
+      const exampleList = examples ? examples(ctx).map((example) => [example] as [T]) : [];
       const details = await fc.check(
         fc.asyncProperty(arbitrary(ctx), async (input) => {
           // Once the target stops answering or the budget is spent, the
@@ -49,8 +50,10 @@ export function propertyCheck<T>(definition: PropertyDefinition<T>): Check {
         }),
         {
           seed: ctx.options.seed,
-          numRuns: runsOf ? runsOf(ctx) : ctx.options.runs,
-          examples: examples ? examples(ctx).map((example) => [example] as [T]) : [],
+          // fast-check counts examples among numRuns and stops there: a
+          // small --runs must not cut off a class of input.
+          numRuns: Math.max(runsOf ? runsOf(ctx) : ctx.options.runs, exampleList.length),
+          examples: exampleList,
           interruptAfterTimeLimit: Math.max(1, ctx.timeLeft()),
           markInterruptAsFailure: false,
         },

@@ -8,6 +8,9 @@ import { startVariant } from '../../fixtures/implementations/index.mjs';
 import { conformCommand } from '../../src/cli/conform.js';
 import { startServer } from '../../src/index.js';
 import { petstore } from './petstore-bin.js';
+import { conformJson } from './run-conform.js';
+import { invalidBodyExamples } from '../../conformance/arbitraries/requests.js';
+import { operations } from '../../spec/operations.js';
 
 const KEY = 'k-SECRET-123';
 
@@ -84,4 +87,15 @@ t.test('conform --help lists every option the command declares', async (t) => {
   const declared = conformCommand({ stdout: process.stdout, stderr: process.stderr, env: {} }).options.map((o) => o.long!);
   t.ok(declared.length >= 17, `${declared.length} options declared`);
   for (const flag of [...declared, '--help']) t.match(run.stdout, new RegExp(`(^|[ ,])${flag}\\b`, 'm'), `--help shows ${flag}`);
+});
+
+t.test('--runs 1 still tries every fixed example of a property: no class of invalid body is left out', async (t) => {
+  const server = await startServer();
+  t.teardown(() => server.close());
+  const createPet = operations.find((op) => op.operationId === 'createPet')!;
+  const classes = invalidBodyExamples(createPet, 'conform-', 1).length;
+  const { code, result } = await conformJson(server.url, server.apiKey, ['--runs', '1', '--checks', 'validation.createPet.invalid-body']);
+  t.equal(code, 0);
+  const check = result.checks.find((c) => c.id === 'validation.createPet.invalid-body');
+  t.equal(check?.runs, classes, `all ${classes} classes of invalid body were sent`);
 });
