@@ -23,6 +23,13 @@ export const controlOpenapi = {
   servers: [{ url: 'http://127.0.0.1:4010/__control' }],
   security: [{ bearerAuth: [] }],
   paths: {
+    '/openapi.json': {
+      get: {
+        operationId: 'readControlSpec',
+        summary: 'This document',
+        responses: { '200': { description: 'The OpenAPI document of the control API', content: json({ type: 'object' }) }, '401': error('Missing or invalid API key') },
+      },
+    },
     '/state': {
       get: {
         operationId: 'readState',

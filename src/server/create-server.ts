@@ -126,7 +126,7 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
   const control =
     options.control === false
       ? undefined
-      : createControlHandler({ store, reset, clock, faults, journal, respond, authenticate, limits, operationIds: operations.map((op) => op.operationId) });
+      : createControlHandler({ store, reset, clock, faults, journal, respond, authenticate, limits, onError, operationIds: operations.map((op) => op.operationId) });
   const isControl = (url: string | undefined) =>
     control !== undefined && url !== undefined && url.startsWith(CONTROL_PREFIX) && (url.length === CONTROL_PREFIX.length || '/?'.includes(url[CONTROL_PREFIX.length] as string));
 

@@ -237,12 +237,14 @@ t.test('a method a control path does not have answers 405 with an Allow header l
   const templates = [...new Set(controlRoutes.map(([, template]) => template))];
   for (const template of templates) {
     const declared = controlRoutes.filter(([, p]) => p === template).map(([m]) => m);
+    // As on the interface, a path with GET also answers HEAD.
+    const allowed = declared.includes('GET') ? [...declared, 'HEAD'] : declared;
     for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => !declared.includes(m))) {
       const r = await control(method, concrete(template));
       t.equal(r.status, 405, `${method} ${template} → 405`);
       t.equal(r.body?.code, 'method_not_allowed');
       const allow = String(r.headers['allow']).split(', ');
-      t.strictSame(allow.filter((m) => m !== 'OPTIONS').sort(), [...declared].sort(), `${template}: Allow ${r.headers['allow']}`);
+      t.strictSame(allow.filter((m) => m !== 'OPTIONS').sort(), [...allowed].sort(), `${template}: Allow ${r.headers['allow']}`);
     }
   }
 });
@@ -298,4 +300,15 @@ t.test('a control body in a content coding is refused with 415 like an interface
   t.equal(res.statusCode, 415);
   t.equal(body.code, 'unsupported_media_type');
   t.equal(server.store.size, 0);
+});
+
+t.test('GET /__control/journal reads `limit` by the control spec: an integer within 1..100000, given once', async (t) => {
+  const { control } = await start(t);
+  for (const limit of ['0', '1e3', '0x10', ' 5', '100001', '2.5', 'abc']) {
+    const r = await control('GET', `/journal?limit=${encodeURIComponent(limit)}`);
+    t.equal(r.status, 400, `limit=${JSON.stringify(limit)} → 400`);
+    t.equal(r.body?.code, 'invalid_parameter');
+  }
+  t.equal((await control('GET', '/journal?limit=1&limit=2')).status, 400, 'limit twice → 400');
+  t.equal((await control('GET', '/journal?limit=100000')).status, 200, 'the maximum is accepted');
 });

@@ -6,15 +6,16 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { controlOpenapi } from '../../../spec/control-openapi.js';
-import { derefAll, type Schema } from '../../../spec/operations.js';
+import { derefAll, describeOperations, type Schema } from '../../../spec/operations.js';
 import { stringifyJson, type JsonObject, type JsonValue } from '../../json/index.js';
 import { compileSchema } from '../../schema/validate.js';
 import { readNewPet, type PetStore } from '../../store/index.js';
-import { challenge, type AuthOutcome } from '../auth.js';
+import type { AuthOutcome } from '../auth.js';
 import { readJsonBody } from '../body.js';
 import type { Clock } from '../clock.js';
-import { corsHeaders } from '../cors.js';
 import type { Limits } from '../decisions.js';
+import { createRequestHandler } from '../handler.js';
+import type { OperationHandler } from '../operations.js';
 import type { Exchange, Responder } from '../respond.js';
 import { readInstant } from '../instant.js';
 import type { FaultTable } from './faults.js';
@@ -33,17 +34,17 @@ export interface ControlDeps {
   readonly limits: Limits;
   /** The interface's operationIds: the ones a fault can target. */
   readonly operationIds: readonly string[];
+  readonly onError: (error: unknown, req: IncomingMessage) => void;
 }
 
 const schemaOf = (name: keyof typeof controlOpenapi.components.schemas): Schema =>
   derefAll(controlOpenapi, controlOpenapi.components.schemas[name]) as Schema;
 const validateFault = compileSchema(schemaOf('Fault'));
 const validateClock = compileSchema(schemaOf('ClockSetting'));
+const controlOperations = describeOperations(controlOpenapi);
 const validatePets = compileSchema(
   derefAll(controlOpenapi, controlOpenapi.paths['/pets'].post.requestBody.content['application/json'].schema) as Schema,
 );
-
-type Handler = (x: Exchange, params: { operationId?: string; query: URLSearchParams }) => void | Promise<void>;
 
 export function createControlHandler(deps: ControlDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const { store, clock, faults, journal, respond, limits } = deps;
@@ -60,20 +61,23 @@ export function createControlHandler(deps: ControlDeps): (req: IncomingMessage, 
     return value;
   }
 
-  const routes: Record<string, Handler> = {
-    'GET /openapi.json': (x) => respond.send(x, 200, JSON.stringify(controlOpenapi)),
-    'GET /state': (x) => {
+  const specJson = JSON.stringify(controlOpenapi);
+  // Handlers by the control spec's operationIds; routing, CORS, authentication,
+  // methods and parameters are the interface's own pipeline (handler.ts).
+  const handlers: Record<string, OperationHandler> = {
+    readControlSpec: (x) => respond.send(x, 200, specJson),
+    readState: (x) => {
       const pets = store.toJsonArray().toString('utf8');
       respond.send(x, 200, `{"clock":${JSON.stringify(new Date(clock.now()).toISOString())},"faults":${JSON.stringify(faults.entries())},"journal":${journal.size},"pets":${pets}}`);
     },
-    'POST /reset': (x) => {
+    reset: (x) => {
       // The clock is left as it is: PUT /clock moves it.
       deps.reset();
       faults.clear();
       journal.clear();
       respond.send(x, 200, summary());
     },
-    'POST /pets': async (x) => {
+    loadPets: async (x) => {
       const value = await body(x, validatePets);
       if (value === undefined) return;
       const entries = value as JsonValue[];
@@ -87,7 +91,7 @@ export function createControlHandler(deps: ControlDeps): (req: IncomingMessage, 
       }
       respond.send(x, 201, stringifyJson({ created: BigInt(entries.length), ...(entries.length ? { firstId: BigInt(firstId), lastId: BigInt(store.size) } : {}), pets: BigInt(store.size) }));
     },
-    'PUT /clock': async (x) => {
+    setClock: async (x) => {
       const value = (await body(x, validateClock)) as JsonObject | undefined;
       if (value === undefined) return;
       const now = value['now'];
@@ -99,13 +103,14 @@ export function createControlHandler(deps: ControlDeps): (req: IncomingMessage, 
       }
       respond.send(x, 200, summary());
     },
-    'GET /faults': (x) => respond.send(x, 200, JSON.stringify(faults.entries())),
-    'DELETE /faults': (x) => {
+    listFaults: (x) => respond.send(x, 200, JSON.stringify(faults.entries())),
+    clearFaults: (x) => {
       faults.clear();
       respond.send(x, 204, undefined);
     },
-    'PUT /faults/{operationId}': async (x, { operationId }) => {
-      if (!operationId || !deps.operationIds.includes(operationId)) {
+    setFault: async (x, params) => {
+      const operationId = params['operationId'] as string;
+      if (!deps.operationIds.includes(operationId)) {
         return respond.sendError(x, 'route_not_found', `no operation ${operationId}; faults apply to ${deps.operationIds.join(', ')}`);
       }
       const value = (await body(x, validateFault)) as JsonObject | undefined;
@@ -121,49 +126,29 @@ export function createControlHandler(deps: ControlDeps): (req: IncomingMessage, 
       faults.set(operationId, fault);
       respond.send(x, 200, JSON.stringify(fault));
     },
-    'DELETE /faults/{operationId}': (x, { operationId }) => {
-      if (!operationId || !faults.delete(operationId)) return respond.sendError(x, 'route_not_found', `no fault on ${operationId}`);
+    clearFault: (x, params) => {
+      const operationId = params['operationId'] as string;
+      if (!faults.delete(operationId)) return respond.sendError(x, 'route_not_found', `no fault on ${operationId}`);
       respond.send(x, 204, undefined);
     },
-    'GET /journal': (x, { query }) => {
-      const text = query.get('limit');
+    readJournal: (x, params) => {
       // Without a limit, every entry (none with --journal-size 0, which is no reason for a 400).
-      const limit = text === null ? undefined : Number(text);
-      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) return respond.sendError(x, 'invalid_parameter', 'limit must be a positive integer');
+      const limit = params['limit'] === undefined ? undefined : Number(params['limit']);
       respond.send(x, 200, JSON.stringify(journal.latest(limit)));
     },
-    'DELETE /journal': (x) => {
+    clearJournal: (x) => {
       journal.clear();
       respond.send(x, 204, undefined);
     },
   };
-  const paths = [...new Set(Object.keys(routes).map((key) => key.split(' ')[1] as string))];
-
-  return (req, res) => {
-    const x: Exchange = { req, res, headers: req.headers.origin === undefined ? undefined : corsHeaders };
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = (q === -1 ? url : url.slice(0, q)).slice(CONTROL_PREFIX.length) || '/';
-    const template = paths.find((p) => p === path) ?? (path.startsWith('/faults/') && path.split('/').length === 3 ? '/faults/{operationId}' : undefined);
-    if (!template) return respond.sendError(x, 'route_not_found', `no control operation at ${CONTROL_PREFIX}${path}; see ${CONTROL_PREFIX}/openapi.json`);
-    const methods = Object.keys(routes).filter((key) => key.endsWith(` ${template}`)).map((key) => key.split(' ')[0] as string);
-    const allow = [...methods, 'OPTIONS'].join(', ');
-    if (req.method === 'OPTIONS') {
-      return respond.send(x, 204, undefined, { allow, 'access-control-allow-methods': allow, 'access-control-allow-headers': 'Authorization, Content-Type' });
-    }
-    const auth = deps.authenticate(req.headers.authorization);
-    if (auth !== 'ok') return respond.sendError(x, 'unauthorized', 'the control API needs the same API key as the interface', { 'www-authenticate': challenge(auth) });
-    const handler = routes[`${req.method} ${template}`];
-    if (!handler) return respond.sendError(x, 'method_not_allowed', `${req.method} is not allowed on ${CONTROL_PREFIX}${template}; allowed: ${allow}`, { allow });
-    let operationId: string | undefined;
-    if (template === '/faults/{operationId}') {
-      try {
-        operationId = decodeURIComponent(path.slice('/faults/'.length));
-      } catch {
-        return respond.sendError(x, 'invalid_parameter', 'the operationId is not valid percent-encoding');
-      }
-    }
-    const done = handler(x, { ...(operationId !== undefined ? { operationId } : {}), query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)) });
-    if (done) done.catch(() => (res.headersSent ? res.destroy() : respond.sendError(x, 'internal_error', 'the control API failed')));
-  };
+  return createRequestHandler({
+    operations: controlOperations,
+    handlers,
+    authenticate: deps.authenticate,
+    basePath: CONTROL_PREFIX,
+    clock,
+    limits,
+    respond,
+    onError: deps.onError,
+  });
 }
