@@ -14,6 +14,7 @@ import type { AuthOutcome } from '../auth.js';
 import { readJsonBody } from '../body.js';
 import type { Clock } from '../clock.js';
 import type { Limits } from '../decisions.js';
+import { statusOf } from '../errors.js';
 import { createRequestHandler } from '../handler.js';
 import type { OperationHandler } from '../operations.js';
 import type { Exchange, Responder } from '../respond.js';
@@ -85,10 +86,8 @@ export function createControlHandler(deps: ControlDeps): (req: IncomingMessage, 
         return respond.sendError(x, 'storage_full', `${entries.length} pets would put the store over its capacity of ${store.capacity}; nothing was created`);
       }
       const firstId = store.size + 1;
-      for (const entry of entries) {
-        const pet = readNewPet(entry);
-        if (pet.ok) store.create(pet.pet);
-      }
+      // Every entry is a NewPet (the spec's body schema says so); readNewPet keeps only its fields.
+      for (const entry of entries) store.create((readNewPet(entry) as Extract<ReturnType<typeof readNewPet>, { ok: true }>).pet);
       respond.send(x, 201, stringifyJson({ created: BigInt(entries.length), ...(entries.length ? { firstId: BigInt(firstId), lastId: BigInt(store.size) } : {}), pets: BigInt(store.size) }));
     },
     setClock: async (x) => {
@@ -115,8 +114,8 @@ export function createControlHandler(deps: ControlDeps): (req: IncomingMessage, 
       }
       const value = (await body(x, validateFault)) as JsonObject | undefined;
       if (value === undefined) return;
-      // An errorRate without a status fails with 503, as the error catalogue says.
-      const status = value['status'] !== undefined ? Number(value['status']) : Number(value['errorRate'] ?? 0) > 0 ? 503 : undefined;
+      // An errorRate without a status fails with fault_injected's own status, as the error catalogue says.
+      const status = value['status'] !== undefined ? Number(value['status']) : Number(value['errorRate'] ?? 0) > 0 ? statusOf('fault_injected') : undefined;
       const fault = {
         latencyMs: Number(value['latencyMs'] ?? 0),
         ...(status !== undefined ? { status } : {}),
