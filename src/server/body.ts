@@ -3,6 +3,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { parseJsonBytes, type JsonValue, type ParseLimits } from '../json/index.js';
+import { CLOSE } from './headers.js';
 import type { Exchange, Responder } from './respond.js';
 
 /**
@@ -84,7 +85,7 @@ export async function readJsonBody(x: Exchange, respond: Responder, rules: JsonB
   }
   const body = await readBody(req, rules.maxBytes);
   if (!body.ok) {
-    if (body.reason === 'too_large') respond.sendError(x, 'payload_too_large', `the body is larger than ${rules.maxBytes} bytes`, { connection: 'close' });
+    if (body.reason === 'too_large') respond.sendError(x, 'payload_too_large', `the body is larger than ${rules.maxBytes} bytes`, CLOSE);
     return undefined;
   }
   const parsed = parseJsonBytes(body.bytes, rules.parse);

@@ -6,6 +6,8 @@
 export interface Clock {
   now(): number;
   set(instant: Date): void;
+  /** Whether the clock runs with no offset from the real time: then Node.js's own `Date` header is this clock's. */
+  isRealTime(): boolean;
   /** The current time as an HTTP-date (RFC 9110 §5.6.7), computed at most once a second. */
   httpDate(): string;
 }
@@ -16,6 +18,7 @@ export function createClock(start?: Date): Clock {
   let cachedDate = '';
   return {
     now: () => Date.now() + offset,
+    isRealTime: () => offset === 0,
     set(instant) {
       offset = instant.getTime() - Date.now();
       cachedSecond = NaN;

@@ -4,6 +4,7 @@
  * port and own the lifecycle.
  */
 import http from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { Socket } from 'node:net';
 import { operations as specOperations, type OperationDescriptor } from '../../spec/operations.js';
 import type { NewPet } from '../../spec/types.js';
@@ -16,6 +17,7 @@ import { createOperationHandlers } from './operations.js';
 import { answerClientError } from './client-errors.js';
 import { endAndLinger } from './linger.js';
 import type { ErrorCode } from './errors.js';
+import { CLOSE } from './headers.js';
 import { createResponder, type Exchange } from './respond.js';
 import { CONTROL_PREFIX, createControlHandler } from './control/routes.js';
 import { FaultTable } from './control/faults.js';
@@ -61,11 +63,6 @@ export interface PetstoreServer {
   close(graceMs?: number): Promise<void>;
 }
 
-const ARRIVED = Symbol('petstore.arrived');
-const TO_CONTROL = Symbol('petstore.toControl');
-/** A request with when it arrived and where it goes, for the journal and the logs. */
-type Arrived = http.IncomingMessage & { [ARRIVED]?: number; [TO_CONTROL]?: boolean };
-
 /** `/v1/` and `v1` both mean `/v1`; `/` means the interface lives at the root. */
 export function normaliseBasePath(path: string): string {
   const trimmed = path.replace(/\/+$/, '');
@@ -91,10 +88,9 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
   const onRequest = options.onRequest;
   /** Journals (interface requests only) and reports every answered request. */
   const answered = (x: Exchange, status: number, code?: ErrorCode): void => {
-    const req = x.req as Arrived;
-    const toControl = req[TO_CONTROL] === true;
+    const { req, toControl } = x;
     if (!onRequest && (toControl || limits.journalSize === 0)) return;
-    const latencyMs = Math.round((performance.now() - (req[ARRIVED] ?? performance.now())) * 100) / 100;
+    const latencyMs = Math.round((performance.now() - x.arrived) * 100) / 100;
     const record: JournalRecord = {
       arrivedAt: clock.now() - latencyMs,
       method: req.method ?? '',
@@ -139,12 +135,11 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     // RFC 9112 §3.2.2: a server must accept the absolute form (`GET http://host/v1/pets`).
     if (req.url !== undefined && req.url.charCodeAt(0) !== 0x2f && /^https?:\/\//i.test(req.url)) req.url = originForm(req.url);
     const toControl = isControl(req.url);
-    (req as Arrived)[ARRIVED] = performance.now();
-    if (toControl) (req as Arrived)[TO_CONTROL] = true;
+    const x: Exchange = { req, res, headers: undefined, arrived: performance.now(), toControl };
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400. Node's
     // own check (requireHostHeader) answers it with no body, so it is made here.
-    if (req.headers.host !== undefined || req.httpVersion !== '1.1') return toControl ? control!(req, res) : handle(req, res);
-    respond.sendError({ req, res, headers: undefined }, 'bad_request', 'an HTTP/1.1 request must carry a Host header', { connection: 'close' });
+    if (req.headers.host !== undefined || req.httpVersion !== '1.1') return toControl ? control!(x) : handle(x);
+    respond.sendError(x, 'bad_request', 'an HTTP/1.1 request must carry a Host header', CLOSE);
   };
 
   const server = http.createServer(

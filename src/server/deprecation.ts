@@ -4,19 +4,19 @@
  * an HTTP-date) and a `Link` to the replacement (rel="successor-version",
  * RFC 5829).
  */
-import type { OutgoingHttpHeaders } from 'node:http';
 import type { OperationDescriptor } from '../../spec/operations.js';
+import type { HeaderList } from './headers.js';
 
 export function deprecationHeaders(
   operation: OperationDescriptor,
   all: readonly OperationDescriptor[],
   basePath: string,
   deprecatedSince: Date,
-): OutgoingHttpHeaders | undefined {
+): HeaderList | undefined {
   if (!operation.deprecated) return undefined;
-  const headers: OutgoingHttpHeaders = { deprecation: `@${Math.floor(deprecatedSince.getTime() / 1000)}` };
-  if (operation.sunset) headers['sunset'] = operation.sunset.toUTCString();
+  const headers = ['deprecation', `@${Math.floor(deprecatedSince.getTime() / 1000)}`];
+  if (operation.sunset) headers.push('sunset', operation.sunset.toUTCString());
   const replacement = all.find((op) => op.operationId === operation.replacement);
-  if (replacement) headers['link'] = `<${basePath}${replacement.path}>; rel="successor-version"`;
+  if (replacement) headers.push('link', `<${basePath}${replacement.path}>; rel="successor-version"`);
   return headers;
 }

@@ -3,7 +3,7 @@
  * sunset → parameters → operation. Every step that refuses answers with an
  * Error body from the catalogue; nothing a client sends reaches a 5xx.
  */
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { OperationDescriptor } from '../../spec/operations.js';
 import { challenge, type AuthOutcome } from './auth.js';
 import type { Clock } from './clock.js';
@@ -14,8 +14,9 @@ import { GET_PET_DEPRECATED_SINCE, type Limits } from './decisions.js';
 import { FAULT_HEADER, type FaultDecision, type FaultTable } from './control/faults.js';
 import type { OperationHandler } from './operations.js';
 import { compileParamsReader, type ParamsReader } from './params.js';
+import { CLOSE, type HeaderList } from './headers.js';
 import type { Exchange, Responder } from './respond.js';
-import { buildRoutes, matchRoute } from './router.js';
+import { buildRoutes, matchRoute, type RouteMatch } from './router.js';
 
 export interface HandlerDeps {
   readonly operations: readonly OperationDescriptor[];
@@ -36,11 +37,17 @@ interface Prepared {
   readonly operation: OperationDescriptor;
   readonly handler: OperationHandler;
   readonly readParams: ParamsReader;
-  readonly headers: OutgoingHttpHeaders | undefined;
-  readonly sunset: number;
+  readonly headers: HeaderList | undefined;
+  /** When the operation is removed (ms since the epoch), if it is deprecated with a sunset. */
+  readonly sunset: number | undefined;
 }
 
-export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
+type Found = Extract<RouteMatch, { found: true }>;
+
+/** Answers one request; serve() in create-server.ts makes the Exchange. */
+export type RequestHandler = (x: Exchange) => void;
+
+export function createRequestHandler(deps: HandlerDeps): RequestHandler {
   const { operations, basePath, clock, limits, respond, authenticate } = deps;
   const routes = buildRoutes(operations);
 
@@ -54,14 +61,14 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       handler,
       readParams: compileParamsReader(operation),
       headers: deprecationHeaders(operation, operations, basePath, GET_PET_DEPRECATED_SINCE),
-      sunset: operation.sunset?.getTime() ?? Infinity,
+      sunset: operation.sunset?.getTime(),
     });
   }
   const prefix = basePath + '/';
   // The two 401 answers never vary: built once, not per refused request.
   const refusal = (outcome: 'missing' | 'invalid', message: string) => ({
     body: Buffer.from(errorJson('unauthorized', message)),
-    headers: { 'www-authenticate': challenge(outcome) },
+    headers: ['www-authenticate', challenge(outcome)],
   });
   const refusals = {
     missing: refusal('missing', 'an API key is required: send Authorization: Bearer <API_KEY>'),
@@ -70,19 +77,53 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
 
   function fail(error: unknown, x: Exchange): void {
     deps.onError(error, x.req);
-    if (!x.res.headersSent) respond.sendError(x, 'internal_error', 'the server failed to answer this request', { connection: 'close' });
+    if (!x.res.headersSent) respond.sendError(x, 'internal_error', 'the server failed to answer this request', CLOSE);
     else x.res.destroy();
   }
 
-  return function handle(req, res) {
+  /** The accepted request, from the sunset on: parameters, then the operation. */
+  function operate(x: Exchange, p: Prepared, match: Found, query: string | undefined): void {
+    if (p.sunset !== undefined && clock.now() >= p.sunset) {
+      return respond.sendError(x, 'gone', `${p.operation.operationId} was removed on ${p.operation.sunset?.toUTCString()}`);
+    }
+    if (match.badEncoding !== undefined) {
+      return respond.sendError(x, 'invalid_parameter', `path parameter ${match.badEncoding} is not valid percent-encoding`);
+    }
+    const params = p.readParams(match.params, query);
+    if (!params.ok) return respond.sendError(x, 'invalid_parameter', params.message);
+    const done = p.handler(x, params.values);
+    if (done) done.catch((error: unknown) => fail(error, x));
+  }
+
+  /** A request that a fault injected through the control API takes over. */
+  function suffer(x: Exchange, p: Prepared, match: Found, query: string | undefined, fault: Exclude<FaultDecision, { kind: 'none' }>): void {
+    x.headers = [...(x.headers ?? []), FAULT_HEADER, fault.header];
+    x.fault = fault.header;
+    const act = () => {
+      try {
+        if (fault.kind === 'drop') return respond.drop(x);
+        if (fault.kind === 'error') {
+          return respond.sendError(x, 'fault_injected', `a fault injected through the control API (status ${fault.status})`, undefined, fault.status);
+        }
+        operate(x, p, match, query);
+      } catch (error) {
+        fail(error, x);
+      }
+    };
+    if (fault.latencyMs > 0) setTimeout(act, fault.latencyMs);
+    else act();
+  }
+
+  return function handle(x) {
+    const { req } = x;
     const url = req.url ?? '/';
-    const x: Exchange = { req, res, headers: req.headers.origin === undefined ? undefined : corsHeaders };
+    if (req.headers.origin !== undefined) x.headers = corsHeaders;
     try {
       if (url.length > limits.maxUrlBytes) return respond.sendError(x, 'uri_too_long', `the request target is longer than ${limits.maxUrlBytes} bytes`);
       const q = url.indexOf('?');
       const path = q === -1 ? url : url.slice(0, q);
       if (!path.startsWith(prefix)) return respond.sendError(x, 'route_not_found', `no operation at ${path}`);
-      const match = matchRoute(routes, path.slice(basePath.length));
+      const match = matchRoute(routes, path, basePath.length);
       if (!match.found) return respond.sendError(x, 'route_not_found', `no operation at ${path}`);
       const { route } = match;
       const method = req.method ?? 'GET';
@@ -91,12 +132,12 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       // browser's preflight never carries credentials.
       if (method === 'OPTIONS') {
         const preflight = req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
-        return respond.send(x, 204, undefined, preflight ? { allow: route.allow, ...preflightHeaders(route.allow) } : { allow: route.allow });
+        return respond.send(x, 204, undefined, preflight ? ['allow', route.allow, ...preflightHeaders(route.allow)] : ['allow', route.allow]);
       }
 
       const operation = route.operations.get(method);
       const p = operation && prepared.get(operation);
-      if (p?.headers) x.headers = x.headers ? { ...x.headers, ...p.headers } : p.headers;
+      if (p?.headers) x.headers = x.headers ? [...x.headers, ...p.headers] : p.headers;
 
       // Authentication comes first on every route of the interface, before
       // the method, the parameters or the store are looked at.
@@ -105,39 +146,13 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         const refusal = refusals[auth];
         return respond.send(x, statusOf('unauthorized'), refusal.body, refusal.headers, 'unauthorized');
       }
-      if (!p) return respond.sendError(x, 'method_not_allowed', `${method} is not allowed on ${route.template}; allowed: ${route.allow}`, { allow: route.allow });
+      if (!p) return respond.sendError(x, 'method_not_allowed', `${method} is not allowed on ${route.template}; allowed: ${route.allow}`, ['allow', route.allow]);
 
-      const operate = () => {
-        if (clock.now() >= p.sunset) {
-          return respond.sendError(x, 'gone', `${p.operation.operationId} was removed on ${p.operation.sunset?.toUTCString()}`);
-        }
-        if (match.badEncoding !== undefined) {
-          return respond.sendError(x, 'invalid_parameter', `path parameter ${match.badEncoding} is not valid percent-encoding`);
-        }
-        const params = p.readParams(match.params, q === -1 ? undefined : url.slice(q + 1));
-        if (!params.ok) return respond.sendError(x, 'invalid_parameter', params.message);
-        const done = p.handler(x, params.values);
-        if (done) done.catch((error: unknown) => fail(error, x));
-      };
-
+      const query = q === -1 ? undefined : url.slice(q + 1);
       // Faults come after authentication: the request was accepted, then the backend "failed".
       const fault = deps.faults?.active ? deps.faults.decide(p.operation.operationId) : NO_FAULT;
-      if (fault.kind === 'none') return operate();
-      x.headers = { ...x.headers, [FAULT_HEADER]: fault.header };
-      x.fault = fault.header;
-      const act = () => {
-        try {
-          if (fault.kind === 'drop') return respond.drop(x);
-          if (fault.kind === 'error') {
-            return respond.sendError(x, 'fault_injected', `a fault injected through the control API (status ${fault.status})`, undefined, fault.status);
-          }
-          operate();
-        } catch (error) {
-          fail(error, x);
-        }
-      };
-      if (fault.latencyMs > 0) setTimeout(act, fault.latencyMs);
-      else act();
+      if (fault.kind === 'none') operate(x, p, match, query);
+      else suffer(x, p, match, query, fault);
     } catch (error) {
       fail(error, x);
     }

@@ -1,12 +1,13 @@
 /**
  * Writing responses. Every body is JSON with `Content-Type: application/json;
- * charset=utf-8`; the `Date` header comes from the server clock, so a client
- * of a server started with `--now` sees that time.
+ * charset=utf-8`; the `Date` header follows the server clock, so a client of
+ * a server started with `--now` sees that time.
  */
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from './clock.js';
 import { errorJson, statusOf, type ErrorCode } from './errors.js';
 import { hasBody } from './body.js';
+import { CLOSE, saysClose, type HeaderList } from './headers.js';
 import { lingerAfterAnswer } from './linger.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -15,7 +16,11 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 export interface Exchange {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
-  headers: OutgoingHttpHeaders | undefined;
+  headers: HeaderList | undefined;
+  /** When the request arrived (performance.now()), for the journal's latency. */
+  readonly arrived: number;
+  /** Whether the request is for the control API, which the journal leaves out. */
+  readonly toControl: boolean;
   /** The fault injected into this request, if any (see control/faults.ts). */
   fault?: string;
 }
@@ -35,31 +40,34 @@ export interface ResponderHooks {
 const NO_HOOKS: ResponderHooks = { closing: () => false, answered: () => {} };
 
 export function createResponder(clock: Clock, hooks: ResponderHooks = NO_HOOKS) {
-  function send(x: Exchange, status: number, body: string | Buffer | undefined, headers?: OutgoingHttpHeaders, code?: ErrorCode): void {
-    const all: OutgoingHttpHeaders = { date: clock.httpDate() };
-    if (body !== undefined) {
-      all['content-type'] = JSON_CONTENT_TYPE;
-      all['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-    }
-    if (x.headers) Object.assign(all, x.headers);
-    if (headers) Object.assign(all, headers);
+  function send(x: Exchange, status: number, body: string | Buffer | undefined, headers?: HeaderList, code?: ErrorCode): void {
+    const all: (string | number)[] =
+      body === undefined ? [] : ['content-type', JSON_CONTENT_TYPE, 'content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.length];
+    // Node.js writes a cached Date of its own when none is given; the server
+    // clock's is needed only when it has been moved.
+    if (!clock.isRealTime()) all.push('date', clock.httpDate());
+    if (x.headers) for (const field of x.headers) all.push(field);
+    if (headers) for (const field of headers) all.push(field);
     // Node would answer with keep-alive, and close() would then wait out its grace period.
-    if (hooks.closing()) all['connection'] = 'close';
+    const asked = saysClose(headers);
+    const closes = asked || hooks.closing();
+    if (closes && !asked) all.push(...CLOSE);
     // An answer given before the body was read (401, 404, 415…) still lets the
     // body arrive and be discarded, so the connection stays usable at once
     // instead of stalling the client's next request on it. When the
     // connection closes instead (413), it lingers, so that a client still
-    // sending its body reads the answer rather than a reset.
-    if (!x.req.complete) {
-      if (all['connection'] !== 'close') x.req.resume();
-      else if (hasBody(x.req)) lingerAfterAnswer(x.req.socket);
+    // sending its body reads the answer rather than a reset. A request without
+    // a body is left to Node.js, which discards the rest of it when the answer ends.
+    if (!x.req.complete && hasBody(x.req)) {
+      if (!closes) x.req.resume();
+      else lingerAfterAnswer(x.req.socket);
     }
     x.res.writeHead(status, all);
     x.res.end(body);
     hooks.answered(x, status, code);
   }
 
-  function sendError(x: Exchange, code: ErrorCode, message: string, headers?: OutgoingHttpHeaders, status: number = statusOf(code)): void {
+  function sendError(x: Exchange, code: ErrorCode, message: string, headers?: HeaderList, status: number = statusOf(code)): void {
     send(x, status, errorJson(code, message, status), headers, code);
   }
 

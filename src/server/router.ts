@@ -48,25 +48,40 @@ export function buildRoutes(operations: readonly OperationDescriptor[]): Route[]
   });
 }
 
-/** Finds the route of `path`, which is relative to the base path and starts with `/`. */
-export function matchRoute(routes: readonly Route[], path: string): RouteMatch {
-  let parts: string[] | undefined;
+const NOT_FOUND: RouteMatch = Object.freeze({ found: false });
+
+/**
+ * Finds the route of `path` below the base path, which ends at `from` (the
+ * path from there on starts with `/`). Segments are read in place, without
+ * splitting the path: this runs for every request.
+ */
+export function matchRoute(routes: readonly Route[], path: string, from = 0): RouteMatch {
   for (const route of routes) {
     if (route.literal) {
-      if (route.literal.path === path) return route.literal.match;
+      if (path.length - from === route.literal.path.length && path.startsWith(route.literal.path, from)) return route.literal.match;
       continue;
     }
-    parts ??= path.split('/').slice(1);
-    if (route.segments.length !== parts.length) continue;
-    const params: Record<string, string> = {};
-    let badEncoding: string | undefined;
-    let matched = true;
-    for (let i = 0; i < parts.length && matched; i++) {
-      const segment = route.segments[i] as Segment;
-      const part = parts[i] as string;
-      if ('literal' in segment) matched = segment.literal === part;
-      else if (part === '') matched = false;
-      else if (!part.includes('%')) params[segment.param] = part;
+    const match = matchTemplate(route, path, from);
+    if (match) return match;
+  }
+  return NOT_FOUND;
+}
+
+function matchTemplate(route: Route, path: string, from: number): RouteMatch | undefined {
+  const params: Record<string, string> = {};
+  let badEncoding: string | undefined;
+  let at = from;
+  for (const segment of route.segments) {
+    if (path.charCodeAt(at) !== 0x2f /* / */) return undefined;
+    const start = at + 1;
+    const slash = path.indexOf('/', start);
+    const end = slash === -1 ? path.length : slash;
+    if ('literal' in segment) {
+      if (end - start !== segment.literal.length || !path.startsWith(segment.literal, start)) return undefined;
+    } else {
+      if (end === start) return undefined;
+      const part = path.slice(start, end);
+      if (!part.includes('%')) params[segment.param] = part;
       else {
         try {
           params[segment.param] = decodeURIComponent(part);
@@ -75,7 +90,8 @@ export function matchRoute(routes: readonly Route[], path: string): RouteMatch {
         }
       }
     }
-    if (matched) return badEncoding === undefined ? { found: true, route, params } : { found: true, route, params, badEncoding };
+    at = end;
   }
-  return { found: false };
+  if (at !== path.length) return undefined;
+  return badEncoding === undefined ? { found: true, route, params } : { found: true, route, params, badEncoding };
 }

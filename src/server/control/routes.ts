@@ -4,7 +4,7 @@
  * guarded by the interface's own API keys: a stand-in reachable on a network
  * must not be reset by anyone who finds it.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { controlOpenapi } from '../../../spec/control-openapi.js';
 import { derefAll, describeOperations, type Schema } from '../../../spec/operations.js';
 import { stringifyJson, type JsonObject, type JsonValue } from '../../json/index.js';
@@ -15,7 +15,7 @@ import { readJsonBody } from '../body.js';
 import type { Clock } from '../clock.js';
 import type { Limits } from '../decisions.js';
 import { statusOf } from '../errors.js';
-import { createRequestHandler } from '../handler.js';
+import { createRequestHandler, type RequestHandler } from '../handler.js';
 import type { OperationHandler } from '../operations.js';
 import type { Exchange, Responder } from '../respond.js';
 import { readInstant } from '../instant.js';
@@ -47,7 +47,7 @@ const validatePets = compileSchema(
   derefAll(controlOpenapi, controlOpenapi.paths['/pets'].post.requestBody.content['application/json'].schema) as Schema,
 );
 
-export function createControlHandler(deps: ControlDeps): (req: IncomingMessage, res: ServerResponse) => void {
+export function createControlHandler(deps: ControlDeps): RequestHandler {
   const { store, clock, faults, journal, respond, limits } = deps;
   const summary = () => stringifyJson({ pets: BigInt(store.size), clock: new Date(clock.now()).toISOString() });
 
