@@ -372,8 +372,20 @@ function isDigit(c: number): boolean {
  * any int64 gives a value just outside it. Anything else gives `undefined`.
  */
 export function parseDecimalInteger(text: string): bigint | undefined {
-  const match = /^(-?)(\d+)$/.exec(text);
-  return match ? toInteger(match[1] === '-', match[2] as string, 0) : undefined;
+  // Read digit by digit rather than by a regular expression: this runs for
+  // every `limit` and `petId` a request carries.
+  const negative = text.charCodeAt(0) === 0x2d;
+  const start = negative ? 1 : 0;
+  if (text.length === start) return undefined;
+  let value = 0;
+  for (let i = start; i < text.length; i++) {
+    const digit = text.charCodeAt(i) - 0x30;
+    if (digit < 0 || digit > 9) return undefined;
+    value = value * 10 + digit;
+  }
+  // Up to 15 digits the double is exact; longer texts take the exact path.
+  if (text.length - start <= 15) return BigInt(negative ? -value : value);
+  return toInteger(negative, text.slice(start), 0);
 }
 
 /** The value of `digits × 10^zeros`, or a sentinel outside int64 when it has too many digits. */

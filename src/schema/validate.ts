@@ -80,7 +80,7 @@ export function compileSchema(schema: Schema): Validator {
     const types = (Array.isArray(type) ? type : [type]) as string[];
     const expected = types.map(article).join(' or ');
     checks.push((value, path = '') => {
-      if (types.some((t) => matchesType(value as JsonValue, t))) return undefined;
+      for (const t of types) if (matchesType(value as JsonValue, t)) return undefined;
       return { path, message: `${label(path)} must be ${expected}, got ${typeOf(value as JsonValue)}` };
     });
   }

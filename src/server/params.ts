@@ -48,7 +48,11 @@ function coerce(text: string, schema: Record<string, unknown>): JsonValue {
 export function compileParamsReader(operation: OperationDescriptor): ParamsReader {
   const params = operation.parameters
     .filter((p) => p.in === 'path' || p.in === 'query')
-    .map((p) => ({ ...p, validate: compileSchema(p.schema), fallback: p.schema['default'] as JsonValue | undefined }));
+    .map((p) => {
+      const fallback = p.schema['default'] as JsonValue | undefined;
+      // A default integer is a bigint like any integer read from a request.
+      return { ...p, validate: compileSchema(p.schema), fallback: typeof fallback === 'number' ? BigInt(fallback) : fallback };
+    });
   return (pathParams, query) => {
     const values: ParamValues = {};
     const pairs = query ? queryPairs(query) : [];
@@ -64,7 +68,7 @@ export function compileParamsReader(operation: OperationDescriptor): ParamsReade
       }
       if (text === undefined) {
         if (p.required) return { ok: false, message: `${p.in} parameter ${p.name} is required` };
-        if (p.fallback !== undefined) values[p.name] = typeof p.fallback === 'number' ? BigInt(p.fallback) : p.fallback;
+        if (p.fallback !== undefined) values[p.name] = p.fallback;
         continue;
       }
       const value = coerce(text, p.schema);

@@ -201,3 +201,22 @@ t.test('parseDecimalInteger reads plain decimal text exactly, with the same int6
   t.equal(parseDecimalInteger('1'.repeat(30)), 2n ** 64n, 'past 20 digits: just outside any int64');
   for (const text of ['', '-', '1.5', '1e3', ' 1', '+1', '0x10', 'abc']) t.equal(parseDecimalInteger(text), undefined, JSON.stringify(text));
 });
+
+t.test('parseDecimalInteger agrees with the exact reading of its text, digits and signs in any mix', async (t) => {
+  const { parseDecimalInteger } = await import('../../src/json/index.js');
+  // The exact reading: plain decimal digits, leading zeros dropped, read as a JSON integer (same int64 sentinel).
+  const exact = (text: string): bigint | undefined => {
+    const match = /^(-?)0*(\d+)$/.exec(text);
+    if (!match) return undefined;
+    const parsed = parseJson(`${match[1]}${match[2]}`);
+    return parsed.ok ? (parsed.value as bigint) : undefined;
+  };
+  const digits = fc.string({ unit: fc.constantFrom('0', '1', '5', '7', '9'), maxLength: 25, size: 'max' });
+  const text = fc.oneof(
+    digits,
+    digits.map((d) => `-${d}`),
+    fc.string({ unit: fc.constantFrom('0', '9', '-', '+', 'e', '.', ' ', '٣'), maxLength: 12 }),
+  );
+  const result = fc.check(fc.property(text, (s) => parseDecimalInteger(s) === exact(s)), { numRuns: 5000, seed: 20261122 });
+  t.equal(result.failed, false, result.failed ? `counterexample: ${JSON.stringify(result.counterexample)}` : 'agrees on 5000 texts');
+});
