@@ -130,3 +130,37 @@ t.test('truncate forgets the pets after the first n, as if never created: ids, p
   s.truncate(0);
   t.equal(s.size, 0);
 });
+
+t.test('a page is never stale: a full page is kept until a truncation or a clear, a page short of its limit grows with each creation', async (t) => {
+  const s = store();
+  for (const [i, status] of (['sold', 'sold', 'pending'] as const).entries()) s.create(pet(`p${i + 1}`, status));
+  const full = s.list(2);
+  t.equal(s.list(2), full, 'a full page is built once and kept (the same buffer)');
+  t.equal(s.list(2, 'sold'), s.list(2, 'sold'), 'so is a full filtered page');
+  t.strictSame(names(s.list(5)), ['p1', 'p2', 'p3'], 'a page short of its limit');
+  t.strictSame(names(s.list(5, 'sold')), ['p1', 'p2']);
+  s.create(pet('p4', 'sold'));
+  t.strictSame(names(s.list(5)), ['p1', 'p2', 'p3', 'p4'], 'grows with the next creation');
+  t.strictSame(names(s.list(5, 'sold')), ['p1', 'p2', 'p4']);
+  t.strictSame(names(s.list(2)), ['p1', 'p2'], 'a full page does not change with a creation');
+  s.truncate(1);
+  s.create(pet('after-reset', 'sold'));
+  t.strictSame(names(s.list(2)), ['p1', 'after-reset'], 'after a truncation, no page from before it is served');
+  t.strictSame(names(s.list(2, 'sold')), ['p1', 'after-reset']);
+  s.clear();
+  s.create(pet('fresh', 'pending'));
+  s.create(pet('fresher', 'pending'));
+  t.strictSame(names(s.list(2)), ['fresh', 'fresher'], 'nor after a clear');
+  t.equal(s.list(2, 'sold').toString(), '[]');
+});
+
+t.test('the pages kept are bounded in bytes: beyond the bound a page is built on every call, with the same content', async (t) => {
+  const s = store(200_000);
+  // 4 MiB of pages at about 5 KB each is about 800 pages; 1,000 limits of 100 pets each pass the bound.
+  for (let i = 0; i < 1_100; i++) s.create(pet(`pet-${i}-${'x'.repeat(20)}`));
+  for (let limit = 1; limit <= 1_000; limit++) s.list(limit);
+  const last = s.list(1_000);
+  t.not(s.list(1_000), last, 'a page past the bound is not kept');
+  t.equal(s.list(1_000).toString(), last.toString(), 'yet it is the same page');
+  t.equal(s.list(1), s.list(1), 'pages kept before the bound was reached still are');
+});
