@@ -13,7 +13,7 @@ type Writer = (value: JsonValue) => string;
 function writerFor(schema: Schema): Writer {
   switch (schema['type']) {
     case 'integer':
-      return (v) => (typeof v === 'bigint' ? v.toString() : stringifyJson(v));
+      return (v) => (typeof v === 'bigint' || Number.isSafeInteger(v) ? String(v) : stringifyJson(v));
     case 'string':
       return (v) => JSON.stringify(v);
     default:
