@@ -7,9 +7,14 @@
  * scenarios; the 1k-vs-1M scaling runs; and a default `petstore conform` run.
  * Every server is started here, on 127.0.0.1 and an ephemeral port, pinned to
  * core 0 while the load generator runs on core 1 (where `taskset` exists).
- * Servers are interleaved A B A B within each round so drift hits all alike;
- * each req/s and latency is the median over the rounds, and each ratio the
- * median of the ratios within each round.
+ *
+ * Servers are interleaved A B A B within each round so drift hits all alike.
+ * On a shared VM the speed of a core drifts by as much as 2x within seconds,
+ * so the runs are short (1 s) and many (15 rounds): the two runs of a pair are
+ * a second apart, and drift cancels within the pair. Each req/s and latency is
+ * the median over the rounds, each ratio the median of the ratios within each
+ * round, shown with the range of its middle half. Before the rounds of a
+ * scenario, every server gets one run that is not counted (JIT warm-up).
  *
  * The load generator is wrk when it is on PATH (apt-get install wrk), else
  * autocannon from devDependencies. A run where the generator used over 90% of
@@ -34,8 +39,8 @@ const { values: args } = parseArgs({
   },
 });
 const quick = args.quick;
-const seconds = Number(args.seconds ?? (quick ? 1 : 10));
-const rounds = Number(args.rounds ?? (quick ? 1 : 5));
+const seconds = Number(args.seconds ?? 1);
+const rounds = Number(args.rounds ?? (quick ? 1 : 15));
 const connections = Number(args.connections);
 const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
@@ -197,6 +202,11 @@ function load({ port, method, path, body, auth, seconds: duration, connections: 
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The middle half of `xs`: its first and third quartiles. */
+const middleHalf = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return [sorted[Math.floor((sorted.length - 1) / 4)], sorted[Math.ceil(((sorted.length - 1) * 3) / 4)]];
+};
 
 function seedFile(count) {
   const file = join(work, `seed-${count}.json`);
@@ -249,6 +259,12 @@ async function main() {
     }
   }
   for (const scenario of scenarios) {
+    if (!quick) {
+      for (const server of running) {
+        const prefix = server.name === 'reference' || server.name === 'ceiling' ? '/v1' : '';
+        await load({ port: server.port, method: scenario.method, path: prefix + scenario.path, body: scenario.body, auth: scenario.auth, seconds });
+      }
+    }
     for (let round = 0; round < rounds; round++) {
       for (const server of round % 2 === 0 ? running : [...running].reverse()) {
         const prefix = server.name === 'reference' || server.name === 'ceiling' ? '/v1' : '';
@@ -262,7 +278,7 @@ async function main() {
     peakRss.set(server.name, procStatus(server.child.pid, 'VmHWM'));
     await stopServer(server);
   }
-  console.log('| scenario | server | req/s | p50 ms | p99 ms | × ceiling | × Prism static | note |');
+  console.log('| scenario | server | req/s | p50 ms | p99 ms | × ceiling (middle half) | × Prism static | note |');
   console.log('|---|---|---:|---:|---:|---:|---:|---|');
   for (const scenario of scenarios) {
     const summary = (name) => {
@@ -277,7 +293,12 @@ async function main() {
       const runs = results.get(`${scenario.name}|${name}`);
       const base = results.get(`${scenario.name}|${baseline}`);
       if (!runs || !base) return undefined;
-      return median(runs.map((r, round) => r.rps / base[round].rps));
+      return runs.map((r, round) => r.rps / base[round].rps);
+    };
+    const ratioText = (ratios) => {
+      if (!ratios) return '–';
+      const [low, high] = middleHalf(ratios);
+      return ratios.length < 4 ? fmt(median(ratios), 2) : `${fmt(median(ratios), 2)} (${fmt(low, 2)}–${fmt(high, 2)})`;
     };
     const top = summary('ceiling');
     const prismStatic = summary('prism-static');
@@ -285,7 +306,8 @@ async function main() {
       const s = summary(server.name);
       if (!s) continue;
       const note = s.gen > 0.9 ? `generator-bound (${Math.round(s.gen * 100)}% CPU)` : '';
-      console.log(`| ${scenario.name} | ${server.name} | ${fmt(s.rps)} | ${fmt(s.p50, 2)} | ${fmt(s.p99, 2)} | ${top ? fmt(pairedRatio(server.name, 'ceiling'), 2) : '–'} | ${prismStatic ? fmt(pairedRatio(server.name, 'prism-static'), 1) : '–'} | ${note} |`);
+      const prismRatios = prismStatic ? pairedRatio(server.name, 'prism-static') : undefined;
+      console.log(`| ${scenario.name} | ${server.name} | ${fmt(s.rps)} | ${fmt(s.p50, 2)} | ${fmt(s.p99, 2)} | ${top ? ratioText(pairedRatio(server.name, 'ceiling')) : '–'} | ${prismRatios ? fmt(median(prismRatios), 1) : '–'} | ${note} |`);
     }
   }
   console.log('');
@@ -311,10 +333,11 @@ async function main() {
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const scenario of scaling) {
     const runs = { small: [], large: [] };
+    const pathFor = (count) => (typeof scenario.path === 'function' ? scenario.path(count) : scenario.path);
+    if (!quick) for (const [server, count] of [[small, 1000], [large, big]]) await load({ port: server.port, method: 'GET', path: pathFor(count), auth: true, seconds, connections: 10 });
     for (let round = 0; round < rounds; round++) {
       for (const [label, server, count] of round % 2 === 0 ? [['small', small, 1000], ['large', large, big]] : [['large', large, big], ['small', small, 1000]]) {
-        const path = typeof scenario.path === 'function' ? scenario.path(count) : scenario.path;
-        runs[label].push(await load({ port: server.port, method: 'GET', path, auth: true, seconds, connections: 10 }));
+        runs[label].push(await load({ port: server.port, method: 'GET', path: pathFor(count), auth: true, seconds, connections: 10 }));
       }
     }
     const s = median(runs.small.map((r) => r.p50));
