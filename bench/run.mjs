@@ -259,16 +259,13 @@ async function main() {
     }
   }
   for (const scenario of scenarios) {
-    if (!quick) {
-      for (const server of running) {
-        const prefix = server.name === 'reference' || server.name === 'ceiling' ? '/v1' : '';
-        await load({ port: server.port, method: scenario.method, path: prefix + scenario.path, body: scenario.body, auth: scenario.auth, seconds });
-      }
-    }
+    // Prism serves the spec's paths without the /v1 of its server URL.
+    const run = (server) =>
+      load({ port: server.port, method: scenario.method, path: (server.name.startsWith('prism') ? '' : '/v1') + scenario.path, body: scenario.body, auth: scenario.auth, seconds });
+    if (!quick) for (const server of running) await run(server);
     for (let round = 0; round < rounds; round++) {
       for (const server of round % 2 === 0 ? running : [...running].reverse()) {
-        const prefix = server.name === 'reference' || server.name === 'ceiling' ? '/v1' : '';
-        const r = await load({ port: server.port, method: scenario.method, path: prefix + scenario.path, body: scenario.body, auth: scenario.auth, seconds });
+        const r = await run(server);
         const key = `${scenario.name}|${server.name}`;
         results.set(key, [...(results.get(key) ?? []), r]);
       }
@@ -287,7 +284,7 @@ async function main() {
       return { rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)), gen: Math.max(...runs.map((r) => r.generatorCpu)) };
     };
     // A ratio is the median of the ratios within each round: the two runs of
-    // a round are seconds apart, so drift in the machine's speed (large on a
+    // a round are a second apart, so drift in the machine's speed (large on a
     // shared VM) cancels in each pair instead of adding to the spread.
     const pairedRatio = (name, baseline) => {
       const runs = results.get(`${scenario.name}|${name}`);

@@ -91,7 +91,7 @@ export function joinUrl(baseUrl: string, path: string): string {
 export function createClient(options: ClientOptions): Client {
   const origin = new URL(options.baseUrl);
   // Requests go to the agent with the origin and path apart, so no URL is parsed per request.
-  const basePath = origin.pathname.replace(/\/+$/, '') + origin.search;
+  const basePath = joinUrl(origin.pathname + origin.search, '');
   const agent = new Agent({
     connections: options.concurrency,
     headersTimeout: options.timeoutMs,

@@ -37,7 +37,9 @@ interface Prepared {
   readonly operation: OperationDescriptor;
   readonly handler: OperationHandler;
   readonly readParams: ParamsReader;
+  /** The headers every answer of the operation carries (deprecation), without and with CORS. */
   readonly headers: HeaderList | undefined;
+  readonly corsHeaders: HeaderList;
   /** When the operation is removed (ms since the epoch), if it is deprecated with a sunset. */
   readonly sunset: number | undefined;
 }
@@ -56,11 +58,13 @@ export function createRequestHandler(deps: HandlerDeps): RequestHandler {
   for (const operation of operations) {
     const handler = deps.handlers[operation.operationId];
     if (!handler) throw new Error(`no handler for operation ${operation.operationId} of the spec`);
+    const headers = deprecationHeaders(operation, operations, basePath, GET_PET_DEPRECATED_SINCE);
     prepared.set(operation, {
       operation,
       handler,
       readParams: compileParamsReader(operation),
-      headers: deprecationHeaders(operation, operations, basePath, GET_PET_DEPRECATED_SINCE),
+      headers,
+      corsHeaders: headers ? [...corsHeaders, ...headers] : corsHeaders,
       sunset: operation.sunset?.getTime(),
     });
   }
@@ -137,7 +141,7 @@ export function createRequestHandler(deps: HandlerDeps): RequestHandler {
 
       const operation = route.operations.get(method);
       const p = operation && prepared.get(operation);
-      if (p?.headers) x.headers = x.headers ? [...x.headers, ...p.headers] : p.headers;
+      if (p) x.headers = req.headers.origin !== undefined ? p.corsHeaders : p.headers;
 
       // Authentication comes first on every route of the interface, before
       // the method, the parameters or the store are looked at.

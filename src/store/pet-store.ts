@@ -115,12 +115,12 @@ export class PetStore {
   /** A JSON array of the first `limit` pets in ascending id order, only those with `status` when given. */
   list(limit: number, status?: PetStatus): Buffer {
     const key = status ?? NO_STATUS;
-    const cached = this.pages.get(key)?.get(limit);
+    let byLimit = this.pages.get(key);
+    const cached = byLimit?.get(limit);
     if (cached) return cached;
     const page = this.buildPage(limit, status);
     // A page with fewer pets than its limit grows with the next creation; a full one never changes.
     if (page.count === limit && this.pageBytes + page.json.length <= PAGE_CACHE_BYTES) {
-      let byLimit = this.pages.get(key);
       if (!byLimit) this.pages.set(key, (byLimit = new Map()));
       byLimit.set(limit, page.json);
       this.pageBytes += page.json.length;

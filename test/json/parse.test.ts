@@ -1,7 +1,7 @@
 // src/json/parse.ts: RFC 8259 JSON with exact integers, bounded depth and size.
 import fc from 'fast-check';
 import t from 'tap';
-import { parseJson, parseJsonBytes, type JsonValue, type ParseResult } from '../../src/json/index.js';
+import { parseDecimalInteger, parseJson, parseJsonBytes, type JsonValue, type ParseResult } from '../../src/json/index.js';
 
 function value(result: ParseResult): JsonValue {
   if (!result.ok) throw new Error(`expected a value, got ${result.message}`);
@@ -193,7 +193,6 @@ t.test('parseJsonArrayElements yields each element of a top-level array, then re
 });
 
 t.test('parseDecimalInteger reads plain decimal text exactly, with the same int64 sentinel as JSON integers', async (t) => {
-  const { parseDecimalInteger } = await import('../../src/json/index.js');
   t.equal(parseDecimalInteger('007'), 7n);
   t.equal(parseDecimalInteger('-0'), 0n);
   t.equal(parseDecimalInteger('9223372036854775807'), 9223372036854775807n);
@@ -203,7 +202,6 @@ t.test('parseDecimalInteger reads plain decimal text exactly, with the same int6
 });
 
 t.test('parseDecimalInteger agrees with the exact reading of its text, digits and signs in any mix', async (t) => {
-  const { parseDecimalInteger } = await import('../../src/json/index.js');
   // The exact reading: plain decimal digits, leading zeros dropped, read as a JSON integer (same int64 sentinel).
   const exact = (text: string): bigint | undefined => {
     const match = /^(-?)0*(\d+)$/.exec(text);

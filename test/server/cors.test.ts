@@ -51,6 +51,8 @@ t.test('answers to requests with an Origin allow it and expose Deprecation, Suns
     t.ok(r.headers['access-control-allow-origin'] === '*' || r.headers['access-control-allow-origin'] === ORIGIN, `${what}: Access-Control-Allow-Origin`);
     const exposed = list(r.headers['access-control-expose-headers']);
     for (const name of ['deprecation', 'sunset', 'link']) t.ok(exposed.includes(name), `${what}: exposes ${name}`);
+    // The deprecated operation's own headers travel with the CORS ones, not instead of them.
+    if (what.startsWith('getPet')) for (const name of ['deprecation', 'sunset', 'link']) t.ok(r.headers[name], `${what}: carries ${name}`);
   }
 });
 

@@ -156,7 +156,7 @@ t.test('a page is never stale: a full page is kept until a truncation or a clear
 
 t.test('the pages kept are bounded in bytes: beyond the bound a page is built on every call, with the same content', async (t) => {
   const s = store(200_000);
-  // 4 MiB of pages at about 5 KB each is about 800 pages; 1,000 limits of 100 pets each pass the bound.
+  // Pets of about 60 bytes: the pages of limits 1..1,000 hold about 30 MB together, far past the 4 MiB kept.
   for (let i = 0; i < 1_100; i++) s.create(pet(`pet-${i}-${'x'.repeat(20)}`));
   for (let limit = 1; limit <= 1_000; limit++) s.list(limit);
   const last = s.list(1_000);
