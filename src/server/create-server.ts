@@ -103,11 +103,11 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     if (!toControl) journal.add(record);
     if (onRequest) onRequest(journalEntry(record));
   };
-  const respond = createResponder(clock, { closing: () => closing, answered });
+  const onError = options.onError ?? ((error: unknown) => console.error('petstore: unexpected error:', error));
+  const respond = createResponder(clock, { closing: () => closing, answered, failed: onError });
   const journal = new Journal(limits.journalSize);
   const faults = new FaultTable(options.random);
   const authenticate = createAuthenticator(apiKeys);
-  const onError = options.onError ?? ((error: unknown) => console.error('petstore: unexpected error:', error));
   const handle = createRequestHandler({
     operations,
     handlers: createOperationHandlers({ store, limits, respond }),
@@ -116,13 +116,12 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     clock,
     limits,
     respond,
-    onError,
     faults,
   });
   const control =
     options.control === false
       ? undefined
-      : createControlHandler({ store, reset, clock, faults, journal, respond, authenticate, limits, onError, operationIds: operations.map((op) => op.operationId) });
+      : createControlHandler({ store, reset, clock, faults, journal, respond, authenticate, limits, operationIds: operations.map((op) => op.operationId) });
   const isControl = (url: string | undefined) =>
     control !== undefined && url !== undefined && url.startsWith(CONTROL_PREFIX) && (url.length === CONTROL_PREFIX.length || '/?'.includes(url[CONTROL_PREFIX.length] as string));
 

@@ -3,7 +3,6 @@
  * sunset → parameters → operation. Every step that refuses answers with an
  * Error body from the catalogue; nothing a client sends reaches a 5xx.
  */
-import type { IncomingMessage } from 'node:http';
 import type { OperationDescriptor } from '../../spec/operations.js';
 import { challenge, type AuthOutcome } from './auth.js';
 import type { Clock } from './clock.js';
@@ -14,7 +13,7 @@ import { GET_PET_DEPRECATED_SINCE, type Limits } from './decisions.js';
 import { FAULT_HEADER, type FaultDecision, type FaultTable } from './control/faults.js';
 import type { OperationHandler } from './operations.js';
 import { compileParamsReader, type ParamsReader } from './params.js';
-import { CLOSE, type HeaderList } from './headers.js';
+import type { HeaderList } from './headers.js';
 import type { Exchange, Responder } from './respond.js';
 import { buildRoutes, matchRoute, type RouteMatch } from './router.js';
 
@@ -26,7 +25,6 @@ export interface HandlerDeps {
   readonly clock: Clock;
   readonly limits: Limits;
   readonly respond: Responder;
-  readonly onError: (error: unknown, req: IncomingMessage) => void;
   /** Faults injected through the control API. */
   readonly faults?: FaultTable;
 }
@@ -79,12 +77,6 @@ export function createRequestHandler(deps: HandlerDeps): RequestHandler {
     invalid: refusal('invalid', 'the API key is not accepted'),
   };
 
-  function fail(error: unknown, x: Exchange): void {
-    deps.onError(error, x.req);
-    if (!x.res.headersSent) respond.sendError(x, 'internal_error', 'the server failed to answer this request', CLOSE);
-    else x.res.destroy();
-  }
-
   /** The accepted request, from the sunset on: parameters, then the operation. */
   function operate(x: Exchange, p: Prepared, match: Found, query: string | undefined): void {
     if (p.sunset !== undefined && clock.now() >= p.sunset) {
@@ -95,8 +87,7 @@ export function createRequestHandler(deps: HandlerDeps): RequestHandler {
     }
     const params = p.readParams(match.params, query);
     if (!params.ok) return respond.sendError(x, 'invalid_parameter', params.message);
-    const done = p.handler(x, params.values);
-    if (done) done.catch((error: unknown) => fail(error, x));
+    p.handler(x, params.values);
   }
 
   /** A request that a fault injected through the control API takes over. */
@@ -111,7 +102,7 @@ export function createRequestHandler(deps: HandlerDeps): RequestHandler {
         }
         operate(x, p, match, query);
       } catch (error) {
-        fail(error, x);
+        respond.fail(x, error);
       }
     };
     if (fault.latencyMs > 0) setTimeout(act, fault.latencyMs);
@@ -158,7 +149,7 @@ export function createRequestHandler(deps: HandlerDeps): RequestHandler {
       if (fault.kind === 'none') operate(x, p, match, query);
       else suffer(x, p, match, query, fault);
     } catch (error) {
-      fail(error, x);
+      respond.fail(x, error);
     }
   };
 }

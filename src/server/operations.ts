@@ -10,7 +10,7 @@ import type { Limits } from './decisions.js';
 import type { ParamValues } from './params.js';
 import type { Exchange, Responder } from './respond.js';
 
-export type OperationHandler = (x: Exchange, params: ParamValues) => void | Promise<void>;
+export type OperationHandler = (x: Exchange, params: ParamValues) => void;
 
 export interface OperationDeps {
   readonly store: PetStore;
@@ -38,14 +38,14 @@ export function createOperationHandlers({ store, limits, respond }: OperationDep
       else respond.send(x, 200, json);
     },
 
-    async createPet(x) {
-      const body = await readJsonBody(x, respond, bodyRules);
-      if (body === undefined) return;
-      const newPet = readNewPet(body);
-      if (!newPet.ok) return respond.sendError(x, 'invalid_body', newPet.message);
-      const created = store.create(newPet.pet);
-      if (!created.ok) return respond.sendError(x, 'storage_full', `the store is full (${store.capacity} animals); nothing was created`);
-      respond.send(x, 201, created.json);
+    createPet(x) {
+      readJsonBody(x, respond, bodyRules, (body) => {
+        const newPet = readNewPet(body);
+        if (!newPet.ok) return respond.sendError(x, 'invalid_body', newPet.message);
+        const created = store.create(newPet.pet);
+        if (!created.ok) return respond.sendError(x, 'storage_full', `the store is full (${store.capacity} animals); nothing was created`);
+        respond.send(x, 201, created.json);
+      });
     },
   };
 }

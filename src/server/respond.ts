@@ -35,9 +35,11 @@ export interface ResponderHooks {
   closing(): boolean;
   /** An answer was written (status 0: the connection was dropped without one). */
   answered(x: Exchange, status: number, code?: ErrorCode): void;
+  /** The server failed in a way it did not expect (a bug): for the operator to see. */
+  failed(error: unknown, req: IncomingMessage): void;
 }
 
-const NO_HOOKS: ResponderHooks = { closing: () => false, answered: () => {} };
+const NO_HOOKS: ResponderHooks = { closing: () => false, answered: () => {}, failed: () => {} };
 
 export function createResponder(clock: Clock, hooks: ResponderHooks = NO_HOOKS) {
   function send(x: Exchange, status: number, body: string | Buffer | undefined, headers?: HeaderList, code?: ErrorCode): void {
@@ -71,13 +73,20 @@ export function createResponder(clock: Clock, hooks: ResponderHooks = NO_HOOKS) 
     send(x, status, errorJson(code, message, status), headers, code);
   }
 
+  /** Reports an unexpected error and answers 500, or cuts the connection if the answer had begun. */
+  function fail(x: Exchange, error: unknown): void {
+    hooks.failed(error, x.req);
+    if (!x.res.headersSent) sendError(x, 'internal_error', 'the server failed to answer this request', CLOSE);
+    else x.res.destroy();
+  }
+
   /** Cuts the connection without an answer (an injected fault). */
   function drop(x: Exchange): void {
     x.req.socket.destroy();
     hooks.answered(x, 0);
   }
 
-  return { send, sendError, drop };
+  return { send, sendError, fail, drop };
 }
 
 export type Responder = ReturnType<typeof createResponder>;

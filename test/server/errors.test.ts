@@ -91,6 +91,20 @@ t.test('an unexpected failure is reported to onError and answered 500 internal_e
   t.equal((await api('/pets')).status, 200, 'the server keeps serving');
 });
 
+t.test('a failure once the body has been read (after the request handler returned) is answered 500, not a crash', async (t) => {
+  const reported: unknown[] = [];
+  const { api, server } = await startTestServer(t, { onError: (error) => reported.push(error) });
+  server.store.create = () => {
+    throw new Error('boom');
+  };
+  const r = await api('/pets', { json: { name: 'Rex', categoryId: 1 } });
+  t.equal(r.status, 500);
+  t.equal(r.body.code, 'internal_error');
+  t.equal(reported.length, 1, 'reported once');
+  t.equal(r.headers['connection'], 'close', 'the connection closes after a 500');
+  t.equal((await api('/pets')).status, 200, 'the server keeps serving');
+});
+
 t.test('every answer with a body is application/json; charset=utf-8 and carries a Date', async (t) => {
   const { api } = await startTestServer(t, { seed: [{ name: 'Rex', categoryId: 1n }] });
   const requests: ReadonlyArray<readonly [string, CallOptions]> = [

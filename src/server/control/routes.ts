@@ -4,7 +4,6 @@
  * guarded by the interface's own API keys: a stand-in reachable on a network
  * must not be reset by anyone who finds it.
  */
-import type { IncomingMessage } from 'node:http';
 import { controlOpenapi } from '../../../spec/control-openapi.js';
 import { derefAll, describeOperations, type Schema } from '../../../spec/operations.js';
 import { stringifyJson, type JsonObject, type JsonValue } from '../../json/index.js';
@@ -35,7 +34,6 @@ export interface ControlDeps {
   readonly limits: Limits;
   /** The interface's operationIds: the ones a fault can target. */
   readonly operationIds: readonly string[];
-  readonly onError: (error: unknown, req: IncomingMessage) => void;
 }
 
 const schemaOf = (name: keyof typeof controlOpenapi.components.schemas): Schema =>
@@ -53,13 +51,13 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
 
   const bodyRules = { maxBytes: limits.maxControlBodyBytes, parse: { maxDepth: 8, maxMembers: 1_000_000 }, expected: 'JSON' };
 
-  /** The body as validated JSON, or undefined once an error has been answered. */
-  async function body(x: Exchange, validate: ReturnType<typeof compileSchema>): Promise<JsonValue | undefined> {
-    const value = await readJsonBody(x, respond, bodyRules);
-    if (value === undefined) return undefined;
-    const issue = validate(value);
-    if (issue) return void respond.sendError(x, 'invalid_body', issue.message.replace('the value', 'the body'));
-    return value;
+  /** Hands the body to `then` once it is JSON that `validate` accepts; else the problem is answered. */
+  function body(x: Exchange, validate: ReturnType<typeof compileSchema>, then: (value: JsonValue) => void): void {
+    readJsonBody(x, respond, bodyRules, (value) => {
+      const issue = validate(value);
+      if (issue) return respond.sendError(x, 'invalid_body', issue.message.replace('the value', 'the body'));
+      then(value);
+    });
   }
 
   const specJson = JSON.stringify(controlOpenapi);
@@ -78,52 +76,51 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
       journal.clear();
       respond.send(x, 200, summary());
     },
-    loadPets: async (x) => {
-      const value = await body(x, validatePets);
-      if (value === undefined) return;
-      const entries = value as JsonValue[];
-      if (store.size + entries.length > store.capacity) {
-        return respond.sendError(x, 'storage_full', `${entries.length} pets would put the store over its capacity of ${store.capacity}; nothing was created`);
-      }
-      const firstId = store.size + 1;
-      // Every entry is a NewPet (the spec's body schema says so); readNewPet keeps only its fields.
-      for (const entry of entries) store.create((readNewPet(entry) as Extract<ReturnType<typeof readNewPet>, { ok: true }>).pet);
-      respond.send(x, 201, stringifyJson({ created: BigInt(entries.length), ...(entries.length ? { firstId: BigInt(firstId), lastId: BigInt(store.size) } : {}), pets: BigInt(store.size) }));
-    },
-    setClock: async (x) => {
-      const value = (await body(x, validateClock)) as JsonObject | undefined;
-      if (value === undefined) return;
-      const now = value['now'];
-      if (now === null) clock.set(new Date());
-      else {
-        const instant = typeof now === 'string' ? readInstant(now) : undefined;
-        if (!instant) return respond.sendError(x, 'invalid_body', 'now must be an ISO 8601 instant such as 2030-12-05T00:00:00Z, or null');
-        clock.set(instant);
-      }
-      respond.send(x, 200, summary());
-    },
+    loadPets: (x) =>
+      body(x, validatePets, (value) => {
+        const entries = value as JsonValue[];
+        if (store.size + entries.length > store.capacity) {
+          return respond.sendError(x, 'storage_full', `${entries.length} pets would put the store over its capacity of ${store.capacity}; nothing was created`);
+        }
+        const firstId = store.size + 1;
+        // Every entry is a NewPet (the spec's body schema says so); readNewPet keeps only its fields.
+        for (const entry of entries) store.create((readNewPet(entry) as Extract<ReturnType<typeof readNewPet>, { ok: true }>).pet);
+        respond.send(x, 201, stringifyJson({ created: BigInt(entries.length), ...(entries.length ? { firstId: BigInt(firstId), lastId: BigInt(store.size) } : {}), pets: BigInt(store.size) }));
+      }),
+    setClock: (x) =>
+      body(x, validateClock, (value) => {
+        const now = (value as JsonObject)['now'];
+        if (now === null) clock.set(new Date());
+        else {
+          const instant = typeof now === 'string' ? readInstant(now) : undefined;
+          if (!instant) return respond.sendError(x, 'invalid_body', 'now must be an ISO 8601 instant such as 2030-12-05T00:00:00Z, or null');
+          clock.set(instant);
+        }
+        respond.send(x, 200, summary());
+      }),
     listFaults: (x) => respond.send(x, 200, JSON.stringify(faults.entries())),
     clearFaults: (x) => {
       faults.clear();
       respond.send(x, 204, undefined);
     },
-    setFault: async (x, params) => {
+    setFault: (x, params) => {
       const operationId = params['operationId'] as string;
       if (!deps.operationIds.includes(operationId)) {
         return respond.sendError(x, 'route_not_found', `no operation ${operationId}; faults apply to ${deps.operationIds.join(', ')}`);
       }
-      const value = (await body(x, validateFault)) as JsonObject | undefined;
-      if (value === undefined) return;
-      // An errorRate without a status fails with fault_injected's own status, as the error catalogue says.
-      const status = value['status'] !== undefined ? Number(value['status']) : Number(value['errorRate'] ?? 0) > 0 ? statusOf('fault_injected') : undefined;
-      const fault = {
-        latencyMs: Number(value['latencyMs'] ?? 0),
-        ...(status !== undefined ? { status } : {}),
-        errorRate: Number(value['errorRate'] ?? (status !== undefined ? 1 : 0)),
-        dropRate: Number(value['dropRate'] ?? 0),
-      };
-      faults.set(operationId, fault);
-      respond.send(x, 200, JSON.stringify(fault));
+      body(x, validateFault, (json) => {
+        const value = json as JsonObject;
+        // An errorRate without a status fails with fault_injected's own status, as the error catalogue says.
+        const status = value['status'] !== undefined ? Number(value['status']) : Number(value['errorRate'] ?? 0) > 0 ? statusOf('fault_injected') : undefined;
+        const fault = {
+          latencyMs: Number(value['latencyMs'] ?? 0),
+          ...(status !== undefined ? { status } : {}),
+          errorRate: Number(value['errorRate'] ?? (status !== undefined ? 1 : 0)),
+          dropRate: Number(value['dropRate'] ?? 0),
+        };
+        faults.set(operationId, fault);
+        respond.send(x, 200, JSON.stringify(fault));
+      });
     },
     clearFault: (x, params) => {
       const operationId = params['operationId'] as string;
@@ -148,6 +145,5 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
     clock,
     limits,
     respond,
-    onError: deps.onError,
   });
 }
