@@ -127,8 +127,9 @@ export function createClient(options: ClientOptions): Client {
   /**
    * The seed leaves rate limits open (§8), so a correct target may answer 429
    * Too Many Requests: the request was not processed (RFC 6585 §4) and is sent
-   * again after Retry-After (or a growing pause), ten times at most. Every
-   * 429 is still judged by the observers and counted for the report.
+   * again after Retry-After (or a growing pause) and a random jitter, ten
+   * times at most. Every 429 is still judged by the observers and counted
+   * for the report.
    */
   async function send(family: string, request: WireRequest): Promise<WireResponse> {
     // A write counts once against the budget, however often a 429 makes it be sent again.
@@ -140,7 +141,7 @@ export function createClient(options: ClientOptions): Client {
       const response = await sendOnce(family, request);
       if (response.status !== 429 || attempt >= MAX_RATE_LIMIT_RETRIES) return response;
       rateLimited++;
-      await new Promise((resolve) => setTimeout(resolve, retryDelayMs(response.headers['retry-after'], attempt)));
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs(response.headers['retry-after'], attempt) + jitterMs(attempt)));
     }
   }
 
@@ -226,6 +227,16 @@ function retryDelayMs(retryAfter: string | undefined, attempt: number): number {
   if (!retryAfter) return fallback;
   const seconds = /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) * 1000 : Date.parse(retryAfter) - Date.now();
   return Number.isFinite(seconds) ? Math.min(Math.max(seconds, 0), 10_000) : fallback;
+}
+
+/**
+ * A random extra pause before a request is sent again, growing with each
+ * attempt (up to 10 ms, then 20, 40…). Without it, a target that refuses
+ * every Nth request while N clients are in step refuses the same request
+ * every time: its answer triggers the retry, which arrives Nth again.
+ */
+function jitterMs(attempt: number): number {
+  return Math.random() * 10 * 2 ** attempt;
 }
 
 function describeTransportError(error: unknown, timeoutMs: number): string {

@@ -235,3 +235,57 @@ t.test('a write sent again after a 429 counts once against --max-writes', async 
   t.equal(posts, 3);
   t.strictSame(client.stats(), { requests: 3, writes: 1, rateLimited: 2 }, 'one write in the budget, three requests on the wire');
 });
+
+/** The suite's client against a bare node:http target answering with `answer`. */
+async function clientAgainst(t: Test, answer: http.RequestListener, { maxResponseBytes = 1024 * 1024, concurrency = 1 } = {}) {
+  const target = http.createServer(answer);
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => target.close());
+  const client = createClient({
+    baseUrl: `http://127.0.0.1:${(target.address() as net.AddressInfo).port}/v1`,
+    apiKey: 'k',
+    timeoutMs: 5_000,
+    concurrency,
+    rate: 0,
+    maxWrites: 1,
+    maxResponseBytes,
+  });
+  t.teardown(() => client.close());
+  return client;
+}
+
+const listPets = { method: 'GET', path: '/pets', headers: {}, operationId: 'listPets' } as const;
+
+t.test('a target that refuses every fifth request, in turn, does not keep refusing the same request (retries are jittered)', async (t) => {
+  // One request at a time, first come first served, 2 ms each: with five
+  // clients in step, a retry sent at once would always arrive fifth again.
+  let arrivals = 0;
+  const queue: (() => void)[] = [];
+  let busy = false;
+  const next = () => {
+    const job = queue.shift();
+    if (!job) return void (busy = false);
+    busy = true;
+    setTimeout(() => {
+      job();
+      next();
+    }, 2);
+  };
+  const client = await clientAgainst(t, (req, res) => {
+    req.resume();
+    const refused = ++arrivals % 5 === 0;
+    queue.push(() => {
+      if (refused) res.writeHead(429, { 'retry-after': '0', 'content-type': 'application/json' }).end('{"code":"slow_down","message":"later","status":429}');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    if (!busy) next();
+  }, { concurrency: 5 });
+  const statuses = await Promise.all(
+    Array.from({ length: 5 }, async () => {
+      const seen: number[] = [];
+      for (let i = 0; i < 20; i++) seen.push((await client.send('responses', listPets)).status);
+      return seen;
+    }),
+  );
+  t.strictSame(statuses.flat().filter((status) => status !== 200), [], 'every request got its answer in the end');
+});
