@@ -150,45 +150,68 @@ export function createClient(options: ClientOptions): Client {
     const started = performance.now();
     requests++;
     try {
-      let res;
+      let answer: RawAnswer;
       try {
-        res = await agent.request({
-          origin: origin.origin,
-          path: basePath + request.path,
-          method: request.method as 'GET',
-          headers: request.headers,
-          ...(request.body !== undefined ? { body: request.body } : {}),
-        });
+        answer = await exchange(request);
       } catch (error) {
+        if (error instanceof TooLarge) throw new TransportError(`the response body is larger than ${options.maxResponseBytes} bytes`, request);
         throw new TransportError(describeTransportError(error, options.timeoutMs), request);
       }
-      let bytes: Buffer;
-      try {
-        bytes = await readCapped(res.body, options.maxResponseBytes);
-      } catch (error) {
-        if (error === TOO_LARGE) throw new TransportError(`the response body is larger than ${options.maxResponseBytes} bytes`, request);
-        throw new TransportError(describeTransportError(error, options.timeoutMs), request);
-      }
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(res.headers)) {
-        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-      }
-      const text = bytes.toString('utf8');
+      const { bytes } = answer;
       const parsed = bytes.length === 0 ? undefined : parseJsonBytes(bytes, { maxDepth: 64, maxMembers: 1_000_000 });
-      const durationMs = performance.now() - started;
       const response: WireResponse = {
-        status: res.statusCode,
-        headers,
-        text,
+        status: answer.status,
+        headers: answer.headers,
+        text: bytes.toString('utf8'),
         json: parsed?.ok ? parsed.value : undefined,
         ...(parsed && !parsed.ok ? { parseError: parsed.message } : {}),
-        durationMs,
+        durationMs: performance.now() - started,
       };
       for (const observer of observers) observer({ request, response, family });
       return response;
     } finally {
       release();
     }
+  }
+
+  /**
+   * One request and its whole answer, through undici's dispatcher with plain
+   * callbacks: a body stream and its events per request would cost the suite
+   * more than the judging does. Reading stops as soon as the body passes
+   * maxResponseBytes (the rest is not read).
+   */
+  function exchange(request: WireRequest): Promise<RawAnswer> {
+    return new Promise((resolve, reject) => {
+      let status = 0;
+      let headers: Record<string, string> = {};
+      let chunks: Buffer[] = [];
+      let size = 0;
+      agent.dispatch(
+        { origin: origin.origin, path: basePath + request.path, method: request.method, headers: request.headers, body: request.body ?? null },
+        {
+          // undici tells a handler of this form from its older one by this method.
+          onRequestStart() {},
+          onResponseStart(_controller, statusCode, fields) {
+            // Called again after a 1xx answer: only the final one counts.
+            status = statusCode;
+            headers = flattenHeaders(fields);
+            chunks = [];
+            size = 0;
+          },
+          onResponseData(controller, chunk) {
+            size += chunk.length;
+            if (size > options.maxResponseBytes) controller.abort(new TooLarge());
+            else chunks.push(chunk);
+          },
+          onResponseEnd() {
+            resolve({ status, headers, bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) });
+          },
+          onResponseError(_controller, error) {
+            reject(error);
+          },
+        },
+      );
+    });
   }
 
   return {
@@ -203,22 +226,24 @@ export function createClient(options: ClientOptions): Client {
 }
 
 const MAX_RATE_LIMIT_RETRIES = 10;
-const TOO_LARGE = Symbol('too large');
 
-/** The whole body, or a rejection with TOO_LARGE as soon as it passes `max` bytes (the rest is not read). */
-function readCapped(body: NodeJS.ReadableStream & { destroy(): void }, max: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= max) return void chunks.push(chunk);
-      body.destroy();
-      reject(TOO_LARGE);
-    });
-    body.on('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
-    body.on('error', reject);
-  });
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  bytes: Buffer;
+}
+
+/** The reason a read stopped at maxResponseBytes. */
+class TooLarge extends Error {}
+
+/** Header fields by lower-case name; a repeated field's values joined by ", " (RFC 9110 §5.3). */
+function flattenHeaders(fields: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of Object.keys(fields)) {
+    const value = fields[name];
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
 }
 
 /** Retry-After in seconds or as an HTTP-date (RFC 9110 §10.2.3), capped at 10 s; else 250 ms, doubling. */

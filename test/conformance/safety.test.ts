@@ -256,6 +256,45 @@ async function clientAgainst(t: Test, answer: http.RequestListener, { maxRespons
 
 const listPets = { method: 'GET', path: '/pets', headers: {}, operationId: 'listPets' } as const;
 
+t.test('a response body larger than maxResponseBytes is a transport error, and the rest of it is not read', async (t) => {
+  let written = 0;
+  const client = await clientAgainst(
+    t,
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      // Writes until the client goes away: a body without end.
+      const more = () => {
+        while (!res.destroyed && written < 64 * 1024 * 1024) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+      };
+      res.on('close', () => res.removeAllListeners('drain'));
+      more();
+    },
+    { maxResponseBytes: 100_000 },
+  );
+  await t.rejects(client.send('responses', listPets), { code: 'transport_error', message: 'the response body is larger than 100000 bytes' });
+  t.ok(written < 64 * 1024 * 1024, `the client stopped reading (the target wrote ${written} bytes)`);
+});
+
+t.test('a response is read whole: headers by lower-case name, a repeated field joined, a 103 before the answer skipped', async (t) => {
+  const client = await clientAgainst(t, (_req, res) => {
+    res.writeEarlyHints({ link: '</style.css>; rel=preload' });
+    res.setHeader('X-Repeated', ['one', 'two']);
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.write('[{"id":9007199254740993,');
+    setTimeout(() => res.end('"name":"Rex","categoryId":1}]'), 10);
+  });
+  const response = await client.send('responses', listPets);
+  t.equal(response.status, 200);
+  t.equal(response.headers['content-type'], 'application/json');
+  t.equal(response.headers['x-repeated'], 'one, two');
+  t.equal(response.text, '[{"id":9007199254740993,"name":"Rex","categoryId":1}]', 'both chunks, in order');
+  t.strictSame(response.json, [Object.assign(Object.create(null), { id: 9007199254740993n, name: 'Rex', categoryId: 1n })], 'parsed losslessly');
+});
+
 t.test('a target that refuses every fifth request, in turn, does not keep refusing the same request (retries are jittered)', async (t) => {
   // One request at a time, first come first served, 2 ms each: with five
   // clients in step, a retry sent at once would always arrive fifth again.
