@@ -328,14 +328,14 @@ async function main() {
   ];
   console.log(`| scaling (10 connections) | 1,000 pets p50 ms | ${fmt(big)} pets p50 ms | ratio | 1,000 pets req/s | ${fmt(big)} pets req/s |`);
   console.log('|---|---:|---:|---:|---:|---:|');
+  const sides = [['small', small, 1000], ['large', large, big]];
   for (const scenario of scaling) {
     const runs = { small: [], large: [] };
-    const pathFor = (count) => (typeof scenario.path === 'function' ? scenario.path(count) : scenario.path);
-    if (!quick) for (const [server, count] of [[small, 1000], [large, big]]) await load({ port: server.port, method: 'GET', path: pathFor(count), auth: true, seconds, connections: 10 });
+    const run = (server, count) =>
+      load({ port: server.port, method: 'GET', path: typeof scenario.path === 'function' ? scenario.path(count) : scenario.path, auth: true, seconds, connections: 10 });
+    if (!quick) for (const [, server, count] of sides) await run(server, count);
     for (let round = 0; round < rounds; round++) {
-      for (const [label, server, count] of round % 2 === 0 ? [['small', small, 1000], ['large', large, big]] : [['large', large, big], ['small', small, 1000]]) {
-        runs[label].push(await load({ port: server.port, method: 'GET', path: pathFor(count), auth: true, seconds, connections: 10 }));
-      }
+      for (const [label, server, count] of round % 2 === 0 ? sides : [...sides].reverse()) runs[label].push(await run(server, count));
     }
     const s = median(runs.small.map((r) => r.p50));
     const l = median(runs.large.map((r) => r.p50));

@@ -152,7 +152,7 @@ export function createClient(options: ClientOptions): Client {
     try {
       let answer: RawAnswer;
       try {
-        answer = await exchange(request);
+        answer = await roundTrip(request);
       } catch (error) {
         if (error instanceof TooLarge) throw new TransportError(`the response body is larger than ${options.maxResponseBytes} bytes`, request);
         throw new TransportError(describeTransportError(error, options.timeoutMs), request);
@@ -180,7 +180,7 @@ export function createClient(options: ClientOptions): Client {
    * more than the judging does. Reading stops as soon as the body passes
    * maxResponseBytes (the rest is not read).
    */
-  function exchange(request: WireRequest): Promise<RawAnswer> {
+  function roundTrip(request: WireRequest): Promise<RawAnswer> {
     return new Promise((resolve, reject) => {
       let status = 0;
       let headers: Record<string, string> = {};

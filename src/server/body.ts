@@ -28,7 +28,7 @@ export function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
-export type BodyResult = { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large' };
+type BodyResult = { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large' };
 
 /**
  * Collects the body, stopping as soon as it passes `maxBytes`, and hands it
@@ -37,7 +37,7 @@ export type BodyResult = { ok: true; bytes: Buffer } | { ok: false; reason: 'too
  * every createPet, and each promise layer is work per request (an
  * allocation, a microtask) that a callback does not need.
  */
-export function readBody(req: IncomingMessage, maxBytes: number, done: (result: BodyResult) => void): void {
+function readBody(req: IncomingMessage, maxBytes: number, done: (result: BodyResult) => void): void {
   const declared = Number(req.headers['content-length']);
   if (declared > maxBytes) return done({ ok: false, reason: 'too_large' });
   let first: Buffer | undefined;

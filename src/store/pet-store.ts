@@ -36,6 +36,9 @@ const COMMA = 0x2c;
 const EMPTY_LIST = Buffer.from('[]');
 /** How many bytes of full pages are kept: every page the interface can ask for, for any but very long pets. */
 const PAGE_CACHE_BYTES = 4 * 1024 * 1024;
+/** The arena's first size, and how much it grows by when full: by half keeps the slack (and the copy) small for large stores. */
+const ARENA_START_BYTES = 64 * 1024;
+const ARENA_GROWTH = 1.5;
 
 /** A growable array of 32-bit unsigned integers. */
 class UintList {
@@ -53,7 +56,7 @@ class UintList {
 }
 
 export class PetStore {
-  private arena = Buffer.allocUnsafe(64 * 1024);
+  private arena = Buffer.allocUnsafe(ARENA_START_BYTES);
   private used = 0;
   /** ends.values[i] is where pet i+1's bytes end (its trailing comma excluded). */
   private ends = new UintList();
@@ -189,7 +192,7 @@ export class PetStore {
     // Answers still being written are views of the old arena; the pets
     // created from now on must not overwrite them, so the kept pets move to
     // a new arena (a copy of the seed's bytes, once per reset).
-    const kept = Buffer.allocUnsafe(Math.max(64 * 1024, Math.ceil(this.used * 1.5)));
+    const kept = Buffer.allocUnsafe(Math.max(ARENA_START_BYTES, Math.ceil(this.used * ARENA_GROWTH)));
     this.arena.copy(kept, 0, 0, this.used);
     this.arena = kept;
     for (const ids of this.byStatus.values()) {
@@ -209,7 +212,7 @@ export class PetStore {
   clear(): void {
     this.changes++;
     this.forgetPages();
-    this.arena = Buffer.allocUnsafe(64 * 1024);
+    this.arena = Buffer.allocUnsafe(ARENA_START_BYTES);
     this.used = 0;
     this.ends = new UintList();
     this.byStatus = new Map();
@@ -227,8 +230,7 @@ export class PetStore {
 
   private reserve(bytes: number): void {
     if (this.used + bytes <= this.arena.length) return;
-    // Growing by half keeps the slack (and the copy) small for large stores.
-    const grown = Buffer.allocUnsafe(Math.max(this.used + bytes, Math.ceil(this.arena.length * 1.5)));
+    const grown = Buffer.allocUnsafe(Math.max(this.used + bytes, Math.ceil(this.arena.length * ARENA_GROWTH)));
     this.arena.copy(grown, 0, 0, this.used);
     this.arena = grown;
   }

@@ -209,33 +209,6 @@ for (const [label, { answer, message }] of Object.entries(misbehaviours)) {
   });
 }
 
-t.test('a write sent again after a 429 counts once against --max-writes', async (t) => {
-  let posts = 0;
-  const target = http.createServer((req, res) => {
-    req.resume();
-    posts++;
-    // The first two attempts are rate-limited; the third is accepted.
-    if (posts <= 2) res.writeHead(429, { 'retry-after': '0', 'content-type': 'application/json' }).end('{"code":"slow_down","message":"later","status":429}');
-    else res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":1,"name":"Rex","categoryId":1}');
-  });
-  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => target.close());
-  const client = createClient({
-    baseUrl: `http://127.0.0.1:${(target.address() as net.AddressInfo).port}/v1`,
-    apiKey: 'k',
-    timeoutMs: 5_000,
-    concurrency: 1,
-    rate: 0,
-    maxWrites: 1,
-    maxResponseBytes: 1024 * 1024,
-  });
-  t.teardown(() => client.close());
-  const response = await client.send('validation', { method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}', operationId: 'createPet' });
-  t.equal(response.status, 201, 'sent three times, answered 201 on the third');
-  t.equal(posts, 3);
-  t.strictSame(client.stats(), { requests: 3, writes: 1, rateLimited: 2 }, 'one write in the budget, three requests on the wire');
-});
-
 /** The suite's client against a bare node:http target answering with `answer`. */
 async function clientAgainst(t: Test, answer: http.RequestListener, { maxResponseBytes = 1024 * 1024, concurrency = 1 } = {}) {
   const target = http.createServer(answer);
@@ -255,6 +228,26 @@ async function clientAgainst(t: Test, answer: http.RequestListener, { maxRespons
 }
 
 const listPets = { method: 'GET', path: '/pets', headers: {}, operationId: 'listPets' } as const;
+/** 429 Too Many Requests, to be sent again at once (Retry-After: 0). */
+function refuseForNow(res: http.ServerResponse): void {
+  res.writeHead(429, { 'retry-after': '0', 'content-type': 'application/json' }).end('{"code":"slow_down","message":"later","status":429}');
+}
+
+t.test('a write sent again after a 429 counts once against --max-writes', async (t) => {
+  let posts = 0;
+  const client = await clientAgainst(t, (req, res) => {
+    req.resume();
+    posts++;
+    // The first two attempts are rate-limited; the third is accepted.
+    if (posts <= 2) refuseForNow(res);
+    else res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":1,"name":"Rex","categoryId":1}');
+  });
+  const response = await client.send('validation', { method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}', operationId: 'createPet' });
+  t.equal(response.status, 201, 'sent three times, answered 201 on the third');
+  t.equal(posts, 3);
+  t.strictSame(client.stats(), { requests: 3, writes: 1, rateLimited: 2 }, 'one write in the budget, three requests on the wire');
+});
+
 
 t.test('a response body larger than maxResponseBytes is a transport error, and the rest of it is not read', async (t) => {
   let written = 0;
@@ -314,7 +307,7 @@ t.test('a target that refuses every fifth request, in turn, does not keep refusi
     req.resume();
     const refused = ++arrivals % 5 === 0;
     queue.push(() => {
-      if (refused) res.writeHead(429, { 'retry-after': '0', 'content-type': 'application/json' }).end('{"code":"slow_down","message":"later","status":429}');
+      if (refused) refuseForNow(res);
       else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
     });
     if (!busy) next();
