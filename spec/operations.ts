@@ -23,6 +23,8 @@ export interface ResponseDescriptor {
   readonly description: string;
   /** Schema of the `application/json` body, when the response has one. */
   readonly schema?: Schema;
+  /** The names of the headers the response declares, lower-cased. */
+  readonly headers: readonly string[];
 }
 
 export interface OperationDescriptor {
@@ -95,6 +97,7 @@ export function describeOperations(document: Document): OperationDescriptor[] {
           status: Number(status),
           description: String(response['description'] ?? ''),
           ...(schema ? { schema } : {}),
+          headers: Object.keys((response['headers'] ?? {}) as Document).map((name) => name.toLowerCase()),
         };
       });
       const security = (op['security'] ?? globalSecurity ?? []) as readonly object[];

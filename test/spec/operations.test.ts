@@ -35,6 +35,12 @@ t.test('getPet: deprecated, sunset on 5 December 2030, replaced by listPets; ans
   t.strictSame(op.responses.map((r) => r.status), [200, 401, 404]);
 });
 
+t.test('a response declares no headers in this spec; declared names are read lower-cased', async (t) => {
+  t.ok(operations.every((op) => op.responses.every((r) => r.headers.length === 0)));
+  const declaring = { paths: { '/a': { get: { operationId: 'a', responses: { '200': { description: 'ok', headers: { 'X-Rate-Limit': { schema: { type: 'integer' } } } } } } } } };
+  t.strictSame(describeOperations(declaring)[0]?.responses[0]?.headers, ['x-rate-limit']);
+});
+
 t.test('every $ref is resolved, and a dangling or circular one is an error', async (t) => {
   t.notMatch(JSON.stringify(operations), /\$ref/);
   t.throws(() => resolvePointer(openapi, '#/components/schemas/Nope'), { message: /unresolved/ });
