@@ -14,7 +14,8 @@
  * a second apart, and drift cancels within the pair. Each req/s and latency is
  * the median over the rounds, each ratio the median of the ratios within each
  * round, shown with the range of its middle half. Before the rounds of a
- * scenario, every server gets one run that is not counted (JIT warm-up).
+ * scenario, every server gets one run that is not counted (JIT warm-up), and
+ * every run starts once all the servers have been idle for 100 ms (settle).
  *
  * The load generator is wrk when it is on PATH (apt-get install wrk), else
  * autocannon from devDependencies. A run where the generator used over 90% of
@@ -152,6 +153,28 @@ function cpuSeconds(pid) {
   }
 }
 
+/**
+ * Waits until no server has used any CPU for 100 ms (at most 2 s). Prism
+ * goes on answering requests it had queued, and collecting garbage, for tens
+ * of milliseconds after wrk exits; without this, that work would take the
+ * core from the first part of the next server's run, and only the server
+ * that comes after Prism in the order would pay for it.
+ */
+async function settle(servers) {
+  const deadline = performance.now() + 2000;
+  const used = () => servers.map((server) => cpuSeconds(server.child.pid));
+  let last = used();
+  let quietSince = performance.now();
+  while (performance.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+    const now = used();
+    if (now.some((seconds, i) => seconds !== last[i])) {
+      last = now;
+      quietSince = performance.now();
+    } else if (performance.now() - quietSince >= 100) return;
+  }
+}
+
 /** Runs the load generator; resolves with { rps, p50, p99, generatorCpu } (latencies in ms). */
 function load({ port, method, path, body, auth, seconds: duration, connections: conns = connections }) {
   const url = `http://127.0.0.1:${port}${path}`;
@@ -260,8 +283,10 @@ async function main() {
   }
   for (const scenario of scenarios) {
     // Prism serves the spec's paths without the /v1 of its server URL.
-    const run = (server) =>
-      load({ port: server.port, method: scenario.method, path: (server.name.startsWith('prism') ? '' : '/v1') + scenario.path, body: scenario.body, auth: scenario.auth, seconds });
+    const run = async (server) => {
+      await settle(running);
+      return load({ port: server.port, method: scenario.method, path: (server.name.startsWith('prism') ? '' : '/v1') + scenario.path, body: scenario.body, auth: scenario.auth, seconds });
+    };
     if (!quick) for (const server of running) await run(server);
     for (let round = 0; round < rounds; round++) {
       for (const server of round % 2 === 0 ? running : [...running].reverse()) {
@@ -331,8 +356,10 @@ async function main() {
   const sides = [['small', small, 1000], ['large', large, big]];
   for (const scenario of scaling) {
     const runs = { small: [], large: [] };
-    const run = (server, count) =>
-      load({ port: server.port, method: 'GET', path: typeof scenario.path === 'function' ? scenario.path(count) : scenario.path, auth: true, seconds, connections: 10 });
+    const run = async (server, count) => {
+      await settle([small, large]);
+      return load({ port: server.port, method: 'GET', path: typeof scenario.path === 'function' ? scenario.path(count) : scenario.path, auth: true, seconds, connections: 10 });
+    };
     if (!quick) for (const [, server, count] of sides) await run(server, count);
     for (let round = 0; round < rounds; round++) {
       for (const [label, server, count] of round % 2 === 0 ? sides : [...sides].reverse()) runs[label].push(await run(server, count));
