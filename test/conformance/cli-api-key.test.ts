@@ -72,7 +72,7 @@ t.test('the API key never appears in stdout, stderr or the --output file, for ev
   await everyReport(
     reference,
     ['--seed', '3', '--runs', '10'],
-    runCli,
+    (argv) => runCli(argv),
     (what, code, texts) => {
       t.equal(code, 0, `${what}: exit code 0`);
       t.ok(texts['output file'].length > 200, `${what}: a whole report`);
@@ -107,7 +107,7 @@ for (const [label, { authenticate, form }] of Object.entries(giveaways)) {
     await everyReport(
       target,
       ['--seed', '1', '--checks', 'auth'],
-      runCli,
+      (argv) => runCli(argv),
       (what, code, texts) => {
         t.equal(code, 1, `${what}: exit code 1`);
         for (const [where, text] of Object.entries(texts)) {

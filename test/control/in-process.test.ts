@@ -2,13 +2,13 @@
 // a real HTTP server on 127.0.0.1 and an ephemeral port, not an interceptor,
 // with the key it accepts, reset() back to the seed and close().
 import net from 'node:net';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { request } from 'undici';
 import { startServer, type StartedServer } from '../../src/index.js';
 import { connect, parseRawResponse, readAll } from '../helpers/raw.js';
 
 /** A started server, closed when the test ends. */
-async function started(t: Parameters<Parameters<typeof t.test>[1]>[0], options: Parameters<typeof startServer>[0] = {}): Promise<StartedServer> {
+async function started(t: Test, options: Parameters<typeof startServer>[0] = {}): Promise<StartedServer> {
   const api = await startServer(options);
   t.teardown(() => api.close());
   return api;

@@ -2,7 +2,7 @@
 // request on stdout, readable by default, JSON lines with pino's field names
 // with --log json, nothing with --quiet; never an API key.
 import { hostname } from 'node:os';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { request } from 'undici';
 import { startCli, startServe, waitForOutput, type Cli } from '../helpers/cli.js';
 
@@ -29,13 +29,13 @@ async function traffic(baseUrl: string): Promise<void> {
 }
 
 /** Stops the server with SIGTERM and resolves once it has exited (its output is then complete). */
-async function stop(t: Parameters<Parameters<typeof t.test>[1]>[0], cli: Cli): Promise<void> {
+async function stop(t: Test, cli: Cli): Promise<void> {
   cli.child.kill('SIGTERM');
   t.strictSame(await cli.exited, { code: 0, signal: null }, 'exit 0');
 }
 
 /** `petstore serve --log json`, once its JSON start-up line says where it serves. */
-async function startJson(t: Parameters<Parameters<typeof t.test>[1]>[0]): Promise<Cli & { url: string }> {
+async function startJson(t: Test): Promise<Cli & { url: string }> {
   const cli = startCli(t, ['serve', '--port', '0', '--host', '127.0.0.1', '--log', 'json'], { PETSTORE_API_KEYS: KEY });
   const match = await waitForOutput(cli, /"msg":"petstore: serving [^"]* at (http:\/\/127\.0\.0\.1:\d+\/v1)"/);
   return { ...cli, url: match[1] as string };

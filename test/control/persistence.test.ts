@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { parseJson, type JsonValue } from '../../src/json/index.js';
 import { plain, controlClient } from '../helpers/control.js';
 import { apiClient } from '../helpers/http.js';
@@ -39,7 +39,7 @@ async function stateWith(path: string, count: number, timeoutMs = 5_000): Promis
   }
 }
 
-async function serveState(t: Parameters<Parameters<typeof t.test>[1]>[0], file: string, extra: string[] = []): Promise<RunningServer> {
+async function serveState(t: Test, file: string, extra: string[] = []): Promise<RunningServer> {
   return startServe(t, ['--state', file, '--quiet', ...extra]);
 }
 

@@ -95,7 +95,7 @@ export function parseResponses(data: Buffer, heads: readonly boolean[] = []): { 
     const interim = status < 200;
     const head = !interim && heads[finals] === true;
     if (!interim) finals++;
-    let body = Buffer.alloc(0);
+    let body: Buffer = Buffer.alloc(0);
     const lengths = headers['content-length'];
     const chunked = headers['transfer-encoding']?.some((v) => /chunked/i.test(v)) ?? false;
     if (lengths && chunked) problems.push('both Content-Length and Transfer-Encoding');

@@ -320,7 +320,7 @@ t.test('the catalogue: at least 25 broken and 10 correct variants, each describe
     t.match(i.seedSection, /§\d/, `${i.name}: seed section`);
     if (i.kind === 'broken') {
       t.ok(i.violates.length >= 1, `${i.name}: names at least one family`);
-      t.same(i.violates.filter((f: string) => !FAMILIES.includes(f)), [], `${i.name}: only known families`);
+      t.same(i.violates.filter((f) => !FAMILIES.includes(f)), [], `${i.name}: only known families`);
     } else t.same(i.violates, [], `${i.name}: a correct variant violates nothing`);
     t.ok(probes[i.name], `${i.name}: has a probe in this file`);
   }
