@@ -11,7 +11,7 @@
  * Servers are interleaved A B A B within each round so drift hits all alike.
  * On a shared VM the speed of a core drifts by as much as 2x within seconds,
  * so the runs are short (1 s) and many (15 rounds): the two runs of a pair are
- * a second apart, and drift cancels within the pair. Each req/s and latency is
+ * little more than a second apart, and drift cancels within the pair. Each req/s and latency is
  * the median over the rounds, each ratio the median of the ratios within each
  * round, shown with the range of its middle half. Before the rounds of a
  * scenario, every server gets one run that is not counted (JIT warm-up), and
@@ -309,7 +309,7 @@ async function main() {
       return { rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)), gen: Math.max(...runs.map((r) => r.generatorCpu)) };
     };
     // A ratio is the median of the ratios within each round: the two runs of
-    // a round are a second apart, so drift in the machine's speed (large on a
+    // a round are little more than a second apart, so drift in the machine's speed (large on a
     // shared VM) cancels in each pair instead of adding to the spread.
     const pairedRatio = (name, baseline) => {
       const runs = results.get(`${scenario.name}|${name}`);

@@ -215,7 +215,7 @@ export function createClient(options: ClientOptions): Client {
   }
 
   return {
-    baseUrl: origin.href.replace(/\/+$/, ''),
+    baseUrl: joinUrl(origin.href, ''),
     authorization: `Bearer ${options.apiKey}`,
     send,
     writesLeft: () => options.maxWrites - writes,

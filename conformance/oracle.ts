@@ -186,19 +186,22 @@ export async function createOracle(operations: readonly OperationDescriptor[]): 
   // contend with it and the target for the processor.
   const prism = prismWorker();
   await prism.ready;
-  // Prism's verdict reads only Content-Type and the headers the spec declares
-  // (validateOutput: media type, body, declared headers). Showing it only
-  // those lets answers that differ in Date or Content-Length share a question.
-  const judgedHeaders = new Map(operations.map((op) => [op.operationId, ['content-type', ...op.responses.flatMap((r) => r.headers)]]));
+  // What a question says about its operation, made once: the key the worker
+  // finds it by, and the headers Prism's verdict reads (validateOutput: the
+  // media type, the body, the declared headers). Showing Prism only those lets
+  // answers that differ in Date or Content-Length share a question.
+  const about = (op: OperationDescriptor) => ({ key: `${op.method} ${op.path}`, headers: [...new Set(['content-type', ...op.responses.flatMap((r) => r.headers)])] });
+  const asking = new Map(operations.map((op) => [op.operationId, about(op)]));
   const verdicts = new Map<string, Promise<string[]>>();
   const prismProblems = (operation: OperationDescriptor, response: WireResponse) => {
+    const { key, headers: judged } = asking.get(operation.operationId) ?? about(operation);
     const headers: Record<string, string> = {};
-    for (const name of judgedHeaders.get(operation.operationId) ?? []) {
+    for (const name of judged) {
       const value = response.headers[name];
       if (value !== undefined) headers[name] = value;
     }
     const question = {
-      key: `${operation.method} ${operation.path}`,
+      key,
       status: response.status,
       headers,
       text: response.json === undefined ? response.text : JSON.stringify(withStandIns(response.json)),
