@@ -153,6 +153,12 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     serve,
   );
   server.maxConnections = limits.maxConnections;
+  // A client may close its sending side once its requests are out (RFC 9112
+  // §9.6) and still read the answers. Node's default ends the connection at
+  // once, which loses every answer not yet written: here, those the outbox
+  // holds to the end of the turn. With this, the connection ends after the
+  // last answer instead.
+  (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, clock, limits));
   // RFC 9110 §10.1.1 lets a server ignore an expectation it does not know;
   // Node would answer 417 with no Error body, so the request is served as usual.

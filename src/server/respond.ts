@@ -9,6 +9,7 @@ import { errorJson, statusOf, type ErrorCode } from './errors.js';
 import { hasBody } from './body.js';
 import { CLOSE, saysClose, type HeaderList } from './headers.js';
 import { lingerAfterAnswer } from './linger.js';
+import { createOutbox } from './outbox.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -42,6 +43,11 @@ export interface ResponderHooks {
 const NO_HOOKS: ResponderHooks = { closing: () => false, answered: () => {}, failed: () => {} };
 
 export function createResponder(clock: Clock, hooks: ResponderHooks = NO_HOOKS) {
+  const outbox = createOutbox((error, res) => {
+    hooks.failed(error, res.req);
+    res.destroy();
+  });
+
   function send(x: Exchange, status: number, body: string | Buffer | undefined, headers?: HeaderList, code?: ErrorCode): void {
     const all: (string | number)[] =
       body === undefined ? [] : ['content-type', JSON_CONTENT_TYPE, 'content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.length];
@@ -65,7 +71,7 @@ export function createResponder(clock: Clock, hooks: ResponderHooks = NO_HOOKS) 
       else lingerAfterAnswer(x.req.socket);
     }
     x.res.writeHead(status, all);
-    x.res.end(body);
+    outbox.end(x.res, body);
     hooks.answered(x, status, code);
   }
 
