@@ -4,7 +4,12 @@
  * checks the interface requires. Nothing real can be faster on this machine;
  * the reference server is measured as a fraction of it.
  *
- *   node bench/ceiling.mjs [port]   (prints "listening on <port>")
+ *   node bench/ceiling.mjs [port] [--outbox]   (prints "listening on <port>")
+ *
+ * With --outbox it ends its answers through the reference server's outbox
+ * (src/server/outbox.ts: while busy, a turn's answers leave together at its
+ * end): the same bare server with the reference's write policy, which shows
+ * what that policy alone is worth.
  */
 import http from 'node:http';
 
@@ -15,9 +20,12 @@ const created = Buffer.from(JSON.stringify({ id: 21, name: 'Rex', categoryId: 1,
 const unauthorized = Buffer.from(JSON.stringify({ code: 'unauthorized', message: 'an API key is required', status: 401 }));
 const type = 'application/json; charset=utf-8';
 
+const outbox = process.argv.includes('--outbox') ? (await import('../dist/src/server/outbox.js')).createOutbox((error) => console.error(error)) : undefined;
+
 function send(res, status, body) {
   res.writeHead(status, { 'content-type': type, 'content-length': body.length });
-  res.end(body);
+  if (outbox) outbox.end(res, body);
+  else res.end(body);
 }
 
 const server = http.createServer((req, res) => {
@@ -30,5 +38,7 @@ const server = http.createServer((req, res) => {
   send(res, 200, req.url.startsWith('/v1/pets?') || req.url === '/v1/pets' ? list : one);
 });
 server.keepAliveTimeout = 60_000;
-server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => console.log(`listening on ${server.address().port}`));
+// As the reference server does, so that a client's FIN does not cut off answers the outbox holds.
+if (outbox) server.httpAllowHalfOpen = true;
+server.listen(Number(process.argv[2] ?? 0) || 0, '127.0.0.1', () => console.log(`listening on ${server.address().port}`));
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));

@@ -245,6 +245,9 @@ function seedFile(count) {
 
 const reference = (seed) => ['reference', process.execPath, [join(root, 'bin/petstore.js'), 'serve', '--port', '0', '--quiet', '--api-key', KEY, ...(seed ? ['--seed', seed] : [])], /at http:\/\/127\.0\.0\.1:(\d+)\/v1/];
 const ceiling = () => ['ceiling', process.execPath, [join(root, 'bench/ceiling.mjs'), '0'], /listening on (\d+)/];
+// Not a target: the same bare server writing through the reference's outbox,
+// to show what that write policy is worth apart from the rest of the server.
+const ceilingOutbox = () => ['ceiling + outbox', process.execPath, [join(root, 'bench/ceiling.mjs'), '0', '--outbox'], /listening on (\d+)/];
 const prismBin = join(root, 'node_modules/@stoplight/prism-cli/dist/index.js');
 // Logs off for every server, as in the issue's measurements (the reference with --quiet); Prism then prints nothing, so its port is chosen here.
 const prism = async (dynamic) => {
@@ -264,7 +267,8 @@ async function main() {
 
   // ---- Throughput, side by side -------------------------------------------------------
   const seed = seedFile(1000);
-  const servers = [ceiling(), reference(seed), await prism(false), ...(quick ? [] : [await prism(true)])];
+  // The ceiling and the reference side by side, so that each pair of runs is as close in time as can be.
+  const servers = [ceiling(), reference(seed), ceilingOutbox(), await prism(false), ...(quick ? [] : [await prism(true)])];
   const scenarios = [
     { name: 'GET /pets?limit=20', method: 'GET', path: '/pets?limit=20', auth: true },
     { name: 'GET /pets/{id}', method: 'GET', path: '/pets/7', auth: true },
@@ -302,6 +306,7 @@ async function main() {
   }
   console.log('| scenario | server | req/s | p50 ms | p99 ms | × ceiling (middle half) | × Prism static | note |');
   console.log('|---|---|---:|---:|---:|---:|---:|---|');
+  const againstOutbox = [];
   for (const scenario of scenarios) {
     const summary = (name) => {
       const runs = results.get(`${scenario.name}|${name}`);
@@ -331,6 +336,13 @@ async function main() {
       const prismRatios = prismStatic ? pairedRatio(server.name, 'prism-static') : undefined;
       console.log(`| ${scenario.name} | ${server.name} | ${fmt(s.rps)} | ${fmt(s.p50, 2)} | ${fmt(s.p99, 2)} | ${top ? ratioText(pairedRatio(server.name, 'ceiling')) : '–'} | ${prismRatios ? fmt(median(prismRatios), 1) : '–'} | ${note} |`);
     }
+    const sameWrites = pairedRatio('reference', 'ceiling + outbox');
+    if (sameWrites) againstOutbox.push(`${scenario.name} ${ratioText(sameWrites)}`);
+  }
+  if (againstOutbox.length > 0) {
+    console.log('');
+    console.log('× ceiling is against the bare ceiling. "ceiling + outbox" is not a target: the same bare server ending its answers through the reference\'s outbox (while busy, a turn\'s answers leave together at its end).');
+    console.log(`reference × (ceiling + outbox), paired the same way: ${againstOutbox.join('; ')}`);
   }
   console.log('');
   console.log('| server | peak RSS MiB |');

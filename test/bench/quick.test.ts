@@ -13,10 +13,11 @@ t.test('npm run bench -- --quick runs every scenario and prints its tables', asy
   const code = await new Promise((resolve) => child.on('exit', resolve));
   t.equal(code, 0, `the bench exits 0\n${out}`);
   for (const scenario of ['GET /pets?limit=20', 'GET /pets/{id}', 'POST /pets', '401 (no key)']) {
-    for (const server of ['ceiling', 'reference', 'prism-static']) {
-      t.match(out, new RegExp(`\\| ${scenario.replace(/[?{}()/]/g, '\\$&')} \\| ${server} \\| [\\d,]+ \\|`), `${scenario} against ${server}`);
+    for (const server of ['ceiling', 'reference', 'ceiling + outbox', 'prism-static']) {
+      t.match(out, new RegExp(`\\| ${scenario.replace(/[?{}()/]/g, '\\$&')} \\| ${server.replace('+', '\\+')} \\| [\\d,]+ \\|`), `${scenario} against ${server}`);
     }
   }
+  t.match(out, /reference × \(ceiling \+ outbox\), paired the same way: GET \/pets\?limit=20 [\d.]+/, 'the reference against the ceiling with the same write policy');
   // autocannon reports whole milliseconds: a p50 of 0 leaves the ratio undefined, printed "–".
   t.match(out, /\| GET \/pets\?status=sold&limit=100 \| [\d.]+ \| [\d.]+ \| ([\d.]+|–) \|/, 'the scaling run');
   t.match(out, /bytes per pet/, 'memory per pet');
