@@ -144,9 +144,10 @@ function procStatus(pid, field) {
   }
 }
 
-function cpuSeconds(pid) {
+/** CPU seconds used by a process, or by one of its threads when `tid` is given. */
+function cpuSeconds(pid, tid) {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
   } catch {
     return undefined;
@@ -396,21 +397,28 @@ async function main() {
   const [cmd, cmdArgs] = pinned(1, process.execPath, [join(root, 'bin/petstore.js'), 'conform', '--base-url', `http://127.0.0.1:${target.port}/v1`, '--seed', '1', '--reporter', 'json', '--output', report, '--quiet', ...(quick ? ['--runs', '20'] : [])]);
   const suite = spawn(cmd, cmdArgs, { env: { ...process.env, PETSTORE_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
   let suiteCpu = 0;
+  let suiteMainCpu = 0;
   let serverCpuStart = cpuSeconds(target.child.pid) ?? 0;
   let serverCpu = serverCpuStart;
   const sampler = setInterval(() => {
     suiteCpu = cpuSeconds(suite.pid) ?? suiteCpu;
+    suiteMainCpu = cpuSeconds(suite.pid, suite.pid) ?? suiteMainCpu;
     serverCpu = cpuSeconds(target.child.pid) ?? serverCpu;
   }, 100);
   const code = await new Promise((resolve) => suite.on('exit', resolve));
   clearInterval(sampler);
   const wall = (performance.now() - suiteStart) / 1000;
-  await stopServer(target);
   const result = JSON.parse(readFileSync(report, 'utf8'));
+  // The floor: as many requests through the suite's client alone, as cold.
+  const [floorCmd, floorArgs] = pinned(1, process.execPath, [join(root, 'bench/client-floor.mjs'), `http://127.0.0.1:${target.port}/v1`, KEY, String(result.requests)]);
+  const floor = spawnSync(floorCmd, floorArgs, { encoding: 'utf8' });
+  const floorSeconds = floor.status === 0 ? Number(floor.stdout.trim()) : undefined;
+  await stopServer(target);
   const loadSeconds = result.validatorLoadMs / 1000;
   const checksSeconds = (result.durationMs - result.validatorLoadMs) / 1000;
   console.log(`suite: petstore conform (default run${quick ? ', --runs 20' : ''}) against the reference server: exit ${code}, ${fmt(result.requests)} requests in ${fmt(checksSeconds, 2)} s of checks = ${fmt(result.requests / checksSeconds)} req/s; before them ${fmt(loadSeconds, 2)} s loading Prism; ${fmt(wall, 2)} s wall with process start-up`);
-  console.log(`  where the time goes: suite process ${fmt(suiteCpu, 2)} s CPU, server ${fmt(serverCpu - serverCpuStart, 2)} s CPU, over ${fmt(wall, 2)} s wall → ${suiteCpu > (serverCpu - serverCpuStart) ? 'bounded by the suite (generation and validation), not the server' : 'bounded by the server'}`);
+  console.log(`  where the time goes: suite process ${fmt(suiteCpu, 2)} s CPU (main thread ${fmt(suiteMainCpu, 2)} s; other threads ${fmt(suiteCpu - suiteMainCpu, 2)} s: V8's compiler and GC threads, Prism's worker), server ${fmt(serverCpu - serverCpuStart, 2)} s CPU, over ${fmt(wall, 2)} s wall → ${suiteCpu > (serverCpu - serverCpuStart) ? 'bounded by the suite (generation and validation), not the server' : 'bounded by the server'}`);
+  console.log(`  the floor: the suite's client alone (bench/client-floor.mjs, ${fmt(result.requests)} requests, 8 in flight, nothing generated or judged, from a fresh process) ${floorSeconds === undefined ? `failed: ${floor.stderr.trim().split('\n')[0]}` : `${fmt(floorSeconds, 2)} s = ${fmt(result.requests / floorSeconds)} req/s`}`);
 }
 
 main().then(

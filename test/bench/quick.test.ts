@@ -22,4 +22,6 @@ t.test('npm run bench -- --quick runs every scenario and prints its tables', asy
   t.match(out, /\| GET \/pets\?status=sold&limit=100 \| [\d.]+ \| [\d.]+ \| ([\d.]+|–) \|/, 'the scaling run');
   t.match(out, /bytes per pet/, 'memory per pet');
   t.match(out, /suite: petstore conform .* exit 0, [\d,]+ requests/, 'the suite run passed against the reference server');
+  t.match(out, /where the time goes: suite process [\d.]+ s CPU \(main thread [\d.]+ s; other threads [\d.]+ s/, 'the suite\'s CPU, main thread and the rest');
+  t.match(out, /the floor: the suite's client alone .* [\d.]+ s = [\d,]+ req\/s/, 'the client floor under the suite\'s rate');
 });
