@@ -11,8 +11,8 @@
  * many connections once per answer; one that writes a turn's answers
  * together wakes it about once per turn, and runs its request code and its
  * write code each in one stretch. A lone client (one request at a time) sees
- * next to no difference: the loop waits for nearly every one of its
- * requests, so their answers go out at once.
+ * little difference: the loop waits for most of its requests (nine in ten
+ * in a count at one connection), so their answers go out at once.
  *
  * Only `end` is held: the head is stored by `writeHead` when the answer is
  * made, so `headersSent` and header errors behave as if it were written.
