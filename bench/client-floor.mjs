@@ -8,6 +8,7 @@
  *   node bench/client-floor.mjs <base URL> <api key> <requests>   (prints seconds)
  */
 import { createClient } from '../dist/conformance/client.js';
+import { runPool } from '../dist/conformance/pool.js';
 
 const [baseUrl, apiKey, count] = [process.argv[2], process.argv[3], Number(process.argv[4])];
 const lanes = 8;
@@ -16,15 +17,14 @@ const headers = { authorization: `Bearer ${apiKey}`, accept: 'application/json' 
 // The three operations in turn, as the suite's checks mostly send them.
 const requests = [
   { method: 'GET', path: '/pets?limit=20', headers, operationId: 'listPets' },
-  { method: 'GET', path: '/pets/1', headers, operationId: 'getPetById' },
+  { method: 'GET', path: '/pets/1', headers, operationId: 'getPet' },
   { method: 'POST', path: '/pets', headers: { ...headers, 'content-type': 'application/json' }, body: '{"name":"floor"}', operationId: 'createPet' },
 ];
 const started = performance.now();
-let next = 0;
-await Promise.all(
-  Array.from({ length: lanes }, async () => {
-    while (next < count) await client.send('floor', requests[next++ % requests.length]);
-  }),
+await runPool(
+  Array.from({ length: count }, (_, i) => requests[i % requests.length]),
+  lanes,
+  (request) => client.send('floor', request),
 );
 console.log(((performance.now() - started) / 1000).toFixed(3));
 await client.close();

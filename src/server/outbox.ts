@@ -63,6 +63,7 @@ export function createOutbox(onError: (error: unknown, res: ServerResponse) => v
   };
 }
 
+/** Read directly: eventLoopUtilization() gives the same figure but builds an object per call. */
 function loopIdleTime(): number {
-  return performance.eventLoopUtilization().idle;
+  return performance.nodeTiming.idleTime;
 }

@@ -43,10 +43,12 @@ export interface ResponderHooks {
 const NO_HOOKS: ResponderHooks = { closing: () => false, answered: () => {}, failed: () => {} };
 
 export function createResponder(clock: Clock, hooks: ResponderHooks = NO_HOOKS) {
-  const outbox = createOutbox((error, res) => {
+  /** Reports an unexpected error and cuts the connection: for an answer that had begun. */
+  function cutOff(error: unknown, res: ServerResponse): void {
     hooks.failed(error, res.req);
     res.destroy();
-  });
+  }
+  const outbox = createOutbox(cutOff);
 
   function send(x: Exchange, status: number, body: string | Buffer | undefined, headers?: HeaderList, code?: ErrorCode): void {
     const all: (string | number)[] =
@@ -81,9 +83,9 @@ export function createResponder(clock: Clock, hooks: ResponderHooks = NO_HOOKS) 
 
   /** Reports an unexpected error and answers 500, or cuts the connection if the answer had begun. */
   function fail(x: Exchange, error: unknown): void {
+    if (x.res.headersSent) return cutOff(error, x.res);
     hooks.failed(error, x.req);
-    if (!x.res.headersSent) sendError(x, 'internal_error', 'the server failed to answer this request', CLOSE);
-    else x.res.destroy();
+    sendError(x, 'internal_error', 'the server failed to answer this request', CLOSE);
   }
 
   /** Cuts the connection without an answer (an injected fault). */
