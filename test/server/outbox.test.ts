@@ -2,7 +2,7 @@
 // waited for input; held to the end of the turn while the server is busy,
 // then written in the order they were made, none lost.
 import { Agent, request as httpRequest, type ServerResponse } from 'node:http';
-import { setImmediate as turnEnd } from 'node:timers/promises';
+import { setImmediate as turnEnd, setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { createOutbox } from '../../src/server/outbox.js';
 import { startTestServer } from '../helpers/server.js';
@@ -66,6 +66,20 @@ t.test('a held answer that throws is reported, and the others still leave', asyn
   await turnEnd();
   t.strictSame(errors, ['b broke']);
   t.strictSame(log, ['a:1', 'c:3']);
+});
+
+t.test('with the real loop: answers made in one stretch are held; one made after the loop waited leaves at once', async (t) => {
+  const log: string[] = [];
+  const outbox = createOutbox(() => t.fail('no error expected'));
+  await sleep(20); // the loop waits for the timer
+  outbox.end(fakeResponse(log, 'a'), '1');
+  outbox.end(fakeResponse(log, 'b'), '2');
+  t.strictSame(log, ['a:1'], 'no wait between the two: the second is held');
+  await turnEnd();
+  t.strictSame(log, ['a:1', 'b:2']);
+  await sleep(20);
+  outbox.end(fakeResponse(log, 'c'), '3');
+  t.strictSame(log.at(-1), 'c:3', 'after a wait: at once');
 });
 
 t.test('a burst on many connections: every answer arrives whole and in its own connection', async (t) => {
