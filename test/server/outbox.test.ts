@@ -2,6 +2,7 @@
 // waited for input; held to the end of the turn while the server is busy,
 // then written in the order they were made, none lost.
 import { Agent, request as httpRequest, type ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { setImmediate as turnEnd, setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { createOutbox } from '../../src/server/outbox.js';
@@ -68,16 +69,26 @@ t.test('a held answer that throws is reported, and the others still leave', asyn
   t.strictSame(log, ['a:1', 'c:3']);
 });
 
+/**
+ * Resolves once the event loop has blocked waiting for input. A timer alone
+ * does not ensure it: while other work is pending in this process (the test
+ * helpers load Prism at import), the loop never blocks, which is busy too.
+ */
+async function loopWaited(): Promise<void> {
+  const before = performance.nodeTiming.idleTime;
+  for (let i = 0; i < 500 && performance.nodeTiming.idleTime === before; i++) await sleep(10);
+}
+
 t.test('with the real loop: answers made in one stretch are held; one made after the loop waited leaves at once', async (t) => {
   const log: string[] = [];
   const outbox = createOutbox(() => t.fail('no error expected'));
-  await sleep(20); // the loop waits for the timer
+  await loopWaited();
   outbox.end(fakeResponse(log, 'a'), '1');
   outbox.end(fakeResponse(log, 'b'), '2');
   t.strictSame(log, ['a:1'], 'no wait between the two: the second is held');
   await turnEnd();
   t.strictSame(log, ['a:1', 'b:2']);
-  await sleep(20);
+  await loopWaited();
   outbox.end(fakeResponse(log, 'c'), '3');
   t.strictSame(log.at(-1), 'c:3', 'after a wait: at once');
 });
