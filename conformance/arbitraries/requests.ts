@@ -41,6 +41,20 @@ export function validBody(op: OperationDescriptor, prefix: string): fc.Arbitrary
 }
 
 /**
+ * A valid body whose marked string property (a NewPet's `name`) is `length`
+ * characters long, prefix included, or undefined when the spec bounds that
+ * property's length: then a longer one is simply invalid, and the invalid
+ * bodies cover it. The seed leaves the name's maximum length open (§8).
+ */
+export function longMarkedBody(op: OperationDescriptor, prefix: string, base: JsonObject, length: number): GeneratedBody | undefined {
+  const schema = bodySchema(op);
+  const marked = markedProperty(schema);
+  if (!marked || typeof (schema['properties'] as Record<string, Schema>)[marked]?.['maxLength'] === 'number') return undefined;
+  const value = { ...base, [marked]: prefix + 'x'.repeat(Math.max(0, length - [...prefix].length)) };
+  return { label: `${marked} of ${length} characters`, value, text: stringifyJson(value) };
+}
+
+/**
  * The schema with the marked property's length bounds less the prefix, so
  * that prefix + generated text keeps them (in code points, as JSON Schema
  * counts) when the spec bounds the length of a name.

@@ -5,9 +5,10 @@
  */
 import fc from 'fast-check';
 import { stringifyJson, type JsonObject } from '../../src/json/index.js';
-import { invalidBody, invalidBodyExamples, validBody } from '../arbitraries/requests.js';
+import { invalidBody, invalidBodyExamples, longMarkedBody, markedProperty, validBody } from '../arbitraries/requests.js';
 import { exampleCheck, expectErrorBody, expectStatus, propertyCheck } from '../check.js';
 import { describeValue } from '../knowledge.js';
+import type { OperationDescriptor } from '../../spec/operations.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
 import { createOperation, createPet, isObject } from './shared.js';
 
@@ -124,5 +125,58 @@ export function validationChecks(ctx: CheckContext): Check[] {
         );
       },
     }),
+    ...(longMarkedBody(op, ctx.options.namePrefix, {}, LONG_NAME_CHARACTERS) ? [longNameCheck(op)] : []),
   ];
 }
+
+/**
+ * A long name (§8: its maximum length is not shown). The reference server
+ * takes any length within its body limit; a target may refuse it, with an
+ * Error body. What it must not do is take it and keep something else (a
+ * silently truncated name). Its own check, so that under --strict another
+ * decision's departure does not hide this one.
+ */
+function longNameCheck(op: OperationDescriptor): Check {
+  const marked = markedProperty(op.requestBody!.schema)!;
+  return exampleCheck({
+    id: `validation.${op.operationId}.long-${marked}`,
+    family: 'validation',
+    operationId: op.operationId,
+    title: `${op.operationId} keeps a ${LONG_NAME_CHARACTERS}-character ${marked} whole, or refuses it (its maximum length is not shown: advisory)`,
+    requirement: `A created Pet holds the fields as sent (§4.2); the maximum length of ${marked} is not shown (§8), so a refusal with an Error body is advisory.`,
+    seedSection: SECTION,
+    writes: true,
+    async scenario(c) {
+      const sample = fc.sample(validBody(op, c.options.namePrefix), { numRuns: 1, seed: c.options.seed })[0]!;
+      const long = longMarkedBody(op, c.options.namePrefix, sample.value as JsonObject, LONG_NAME_CHARACTERS)!;
+      const sent = await c.send('validation', { method: op.method, path: op.path, body: long.text, operationId: op.operationId });
+      expectStatus(sent, [201, 400, 413], `a valid body with a ${long.label}`);
+      const pet = sent.response.json;
+      if (sent.response.status === 201 && isObject(pet)) {
+        c.knowledge.record(pet);
+        const given = (long.value as JsonObject)[marked] as string;
+        const back = pet[marked];
+        if (back !== given) {
+          // The value itself would fill the report: say what became of it.
+          const what = typeof back === 'string' ? `${[...back].length} characters${given.startsWith(back) ? ' (cut off)' : ''}` : describeValue(back);
+          throw new Violation(`a ${LONG_NAME_CHARACTERS}-character ${marked} was accepted (201) but came back as ${what}: refuse it with 400 or keep it whole`, sent);
+        }
+      } else if (sent.response.status !== 201) expectErrorBody(sent);
+      c.unspecified(
+        {
+          family: 'validation',
+          operationId: op.operationId,
+          decision: `${marked}-length`,
+          seed: `§8 "the maximum length of ${marked}: not shown"`,
+          observed: sent.response.status === 201 ? 'accepted' : `a ${LONG_NAME_CHARACTERS}-character ${marked} was refused with ${sent.response.status}`,
+          referenceBehaviour: `no maximum length of its own: any ${marked} within the 1 MiB body limit is taken (201)`,
+          ...sent,
+        },
+        sent.response.status === 201,
+      );
+    },
+  });
+}
+
+/** Long enough to pass any column size a store is likely to pick (255, 1000, 4000), small beside any body limit. */
+const LONG_NAME_CHARACTERS = 10_000;

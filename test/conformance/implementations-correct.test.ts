@@ -41,6 +41,19 @@ t.test('--strict turns a documented decision into a requirement: a variant that 
   t.ok(result.failures.some((f) => f.family === 'deprecation' && /--strict/.test(f.message)), describeFailures(result));
 });
 
+t.test('a long name refused with 400 is an advisory (§8 leaves the maximum open), and a failure only under --strict', async (t) => {
+  const server = await startVariant('name-max-length', { apiKey: 'test-key' });
+  t.teardown(() => server.close());
+  const checks = ['--checks', 'validation.createPet.long-name'];
+  const lenient = await conformJson(server.url, server.apiKey, checks);
+  t.equal(lenient.code, 0, describeFailures(lenient.result));
+  const advisory = lenient.result.advisories.find((a) => a.decision === 'name-length');
+  t.match(advisory?.observed, /refused with 400/, 'the refusal is reported as an advisory');
+  const strict = await conformJson(server.url, server.apiKey, ['--strict', ...checks]);
+  t.equal(strict.code, 1, 'exit code 1 under --strict');
+  t.ok(strict.result.failures.some((f) => f.family === 'validation' && /--strict/.test(f.message) && /name/.test(f.message)), describeFailures(strict.result));
+});
+
 t.test('there are correct variants to run against', async (t) => {
   t.ok(implementations.filter((i) => i.kind === 'correct').length >= 15);
 });

@@ -187,6 +187,12 @@ const probes: Record<string, Probe> = {
       return (await c.call(`/pets/${json.id}`)).json.name === 'Rex';
     },
   },
+  'truncates-long-name': {
+    shows: async (c) => {
+      const { json } = await c.create({ name: 'x'.repeat(300), categoryId: 1 });
+      return json.name === 'x'.repeat(255);
+    },
+  },
   'drops-status': {
     shows: async (c) => {
       const { json } = await c.create({ name: 'Rex', categoryId: 1, status: 'sold' });
@@ -268,6 +274,7 @@ const probes: Record<string, Probe> = {
       return typeof r.json.createdAt === 'string' && r.headers['x-request-id'] !== undefined;
     },
   },
+  'name-max-length': { shows: async (c) => (await c.create({ name: 'x'.repeat(101), categoryId: 1 })).status === 400 },
   'keeps-unknown-properties': {
     shows: async (c) => {
       const { json } = await c.create({ name: 'Rex', categoryId: 1, color: 'brown', id: 99 });
