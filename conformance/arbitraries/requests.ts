@@ -40,16 +40,25 @@ export function validBody(op: OperationDescriptor, prefix: string): fc.Arbitrary
   });
 }
 
+/** The run's one valid body for `seed`: the same on every call, so scenarios that start from it are repeatable. */
+export function sampleValidBody(op: OperationDescriptor, prefix: string, seed: number): GeneratedBody {
+  return fc.sample(validBody(op, prefix), { numRuns: 1, seed })[0]!;
+}
+
 /**
- * A valid body whose marked string property (a NewPet's `name`) is `length`
- * characters long, prefix included, or undefined when the spec bounds that
- * property's length: then a longer one is simply invalid, and the invalid
- * bodies cover it. The seed leaves the name's maximum length open (§8).
+ * The marked property (a NewPet's `name`) when the spec leaves its length
+ * unbounded, as the seed does (§8: its maximum length is not shown). When the
+ * spec bounds it, a longer one is simply invalid, and the invalid bodies
+ * cover it.
  */
-export function longMarkedBody(op: OperationDescriptor, prefix: string, base: JsonObject, length: number): GeneratedBody | undefined {
+export function unboundedMarkedProperty(op: OperationDescriptor): string | undefined {
   const schema = bodySchema(op);
   const marked = markedProperty(schema);
-  if (!marked || typeof (schema['properties'] as Record<string, Schema>)[marked]?.['maxLength'] === 'number') return undefined;
+  return marked && typeof (schema['properties'] as Record<string, Schema>)[marked]!['maxLength'] !== 'number' ? marked : undefined;
+}
+
+/** `base` with its `marked` property `length` characters long, the prefix included. */
+export function withLongMarked(base: JsonObject, marked: string, prefix: string, length: number): GeneratedBody & { value: JsonObject } {
   const value = { ...base, [marked]: prefix + 'x'.repeat(Math.max(0, length - [...prefix].length)) };
   return { label: `${marked} of ${length} characters`, value, text: stringifyJson(value) };
 }
@@ -117,8 +126,8 @@ export function invalidBody(op: OperationDescriptor, prefix: string): fc.Arbitra
 
 /** One invalid body of each class (on one valid body from `seed`): run first, so no class is left to chance. */
 export function invalidBodyExamples(op: OperationDescriptor, prefix: string, seed: number): GeneratedBody[] {
-  const [base] = fc.sample(validBody(op, prefix), { numRuns: 1, seed });
-  return invalidBodyClasses(op).map((mutation) => applyMutation(base!.value as JsonObject, mutation));
+  const base = sampleValidBody(op, prefix, seed);
+  return invalidBodyClasses(op).map((mutation) => applyMutation(base.value as JsonObject, mutation));
 }
 
 export function queryParameters(op: OperationDescriptor): ParameterDescriptor[] {

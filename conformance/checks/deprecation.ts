@@ -7,8 +7,7 @@
  * From the removal date on the operation may be gone: 404 or 410 with an
  * Error body.
  */
-import fc from 'fast-check';
-import { fillPath, validBody } from '../arbitraries/requests.js';
+import { fillPath, sampleValidBody } from '../arbitraries/requests.js';
 import { exampleCheck, expectErrorBody, expectStatus } from '../check.js';
 import { idOf } from '../knowledge.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
@@ -137,7 +136,6 @@ async function someExistingId(c: CheckContext): Promise<string | undefined> {
   }
   const create = createOperation(c);
   if (!create || c.options.readOnly) return undefined;
-  const [body] = fc.sample(validBody(create, c.options.namePrefix), { numRuns: 1, seed: c.options.seed });
-  const { pet } = await createPet(c, 'deprecation', body!);
+  const { pet } = await createPet(c, 'deprecation', sampleValidBody(create, c.options.namePrefix, c.options.seed));
   return idOf(pet);
 }
