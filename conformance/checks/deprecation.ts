@@ -7,11 +7,10 @@
  * From the removal date on the operation may be gone: 404 or 410 with an
  * Error body.
  */
-import { fillPath, sampleValidBody } from '../arbitraries/requests.js';
+import { fillPath } from '../arbitraries/requests.js';
 import { exampleCheck, expectErrorBody, expectStatus } from '../check.js';
-import { idOf } from '../knowledge.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
-import { createOperation, createPet, listOperation } from './shared.js';
+import { someExistingId } from './shared.js';
 
 const SECTION = '§4.3 Get an animal (deprecated), §9 Versioning';
 
@@ -82,7 +81,7 @@ function deprecatedOperationChecks(ctx: CheckContext): Check[] {
         seedSection: SECTION,
         writes: false,
         async scenario(c) {
-          const id = await someExistingId(c);
+          const id = await someExistingId(c, 'deprecation');
           const sent = await c.send('deprecation', { method: op.method, path: fillPath(op.path, { [idParam.name]: id ?? '1' }), operationId: op.operationId });
           const now = c.targetNow();
           const removed = removal !== undefined && now >= removal.getTime();
@@ -122,20 +121,4 @@ function deprecatedOperationChecks(ctx: CheckContext): Check[] {
         },
       });
     });
-}
-
-/** An id the target has: one this run created, else one it lists, else a new one if writes are allowed. */
-async function someExistingId(c: CheckContext): Promise<string | undefined> {
-  const known = c.knowledge.all()[0];
-  if (known) return known.id;
-  const list = listOperation(c);
-  if (list) {
-    const sent = await c.send('deprecation', { method: 'GET', path: list.path, operationId: list.operationId });
-    const first = Array.isArray(sent.response.json) ? idOf(sent.response.json[0]) : undefined;
-    if (first) return first;
-  }
-  const create = createOperation(c);
-  if (!create || c.options.readOnly) return undefined;
-  const { pet } = await createPet(c, 'deprecation', sampleValidBody(create, c.options.namePrefix, c.options.seed));
-  return idOf(pet);
 }

@@ -74,7 +74,7 @@ export function createResponseJudge(operations: readonly OperationDescriptor[], 
   return {
     observe(exchange) {
       const op = byId.get(exchange.request.operationId);
-      if (!op) return;
+      if (!op || exchange.request.offSpec) return;
       seen.set(op.operationId, (seen.get(op.operationId) ?? 0) + 1);
       const found = problemsOf(op, exchange);
       for (const message of found) record(op, exchange, message);

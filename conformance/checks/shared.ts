@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import type { OperationDescriptor, ParameterDescriptor } from '../../spec/operations.js';
 import type { JsonObject } from '../../src/json/index.js';
-import { fillPath, pathValue, queryParameters, queryString, validBody, validQuery, type GeneratedBody } from '../arbitraries/requests.js';
+import { fillPath, pathValue, queryParameters, queryString, sampleValidBody, validBody, validQuery, type GeneratedBody } from '../arbitraries/requests.js';
+import { idOf } from '../knowledge.js';
 import { expectStatus } from '../check.js';
 import type { WireRequest, WireResponse } from '../client.js';
 import { Violation, type CheckContext, type Family } from '../types.js';
@@ -82,4 +83,20 @@ export async function createPet(ctx: CheckContext, family: Family, body: Generat
   if (!isObject(pet) || typeof pet['id'] !== 'bigint') throw new Violation('the 201 body is not a Pet with an integer id', sent);
   ctx.knowledge.record(pet);
   return { pet, sent };
+}
+
+/** An id the target has: one this run created, else one it lists, else a new one if writes are allowed. */
+export async function someExistingId(c: CheckContext, family: Family): Promise<string | undefined> {
+  const known = c.knowledge.all()[0];
+  if (known) return known.id;
+  const list = listOperation(c);
+  if (list) {
+    const sent = await c.send(family, { method: 'GET', path: list.path, operationId: list.operationId });
+    const first = Array.isArray(sent.response.json) ? idOf(sent.response.json[0]) : undefined;
+    if (first) return first;
+  }
+  const create = createOperation(c);
+  if (!create || c.options.readOnly) return undefined;
+  const { pet } = await createPet(c, family, sampleValidBody(create, c.options.namePrefix, c.options.seed));
+  return idOf(pet);
 }
