@@ -26,6 +26,17 @@ export function swapCase(text: string): string {
   return swapped === text ? `${text}X` : swapped;
 }
 
+/** Where replaceMiddle changes the key: its middle character (0-based). */
+const middleOf = (text: string): number => Math.floor([...text].length / 2);
+
+/** The key with its middle character changed (to another b64token character), so its length, start and end still match. */
+export function replaceMiddle(apiKey: string): string {
+  const chars = [...apiKey];
+  const i = middleOf(apiKey);
+  chars[i] = chars[i] === 'Q' ? 'R' : 'Q';
+  return chars.join('');
+}
+
 // Shorter derived texts would match ordinary words of a report.
 const MIN_DERIVED_LENGTH = 6;
 
@@ -38,6 +49,12 @@ export function keyForms(apiKey: string): KeyForm[] {
     // tr swaps ASCII letters only, as keys are (RFC 6750 b64token).
     { text: swapCase(apiKey), shell: `"$(printf '%s' "${v}" | tr 'a-zA-Z' 'A-Za-z')"`, shown: `swapcase(${v})` },
     { text: apiKey.slice(0, -1), shell: `"\${${KEY_VARIABLE}%?}"`, shown: `\${${KEY_VARIABLE}%?}` },
+    // sed's s/./C/N replaces the Nth character: POSIX, like the forms above.
+    {
+      text: replaceMiddle(apiKey),
+      shell: `"$(printf '%s' "${v}" | sed 's/./${[...replaceMiddle(apiKey)][middleOf(apiKey)]}/${middleOf(apiKey) + 1}')"`,
+      shown: `midchange(${v})`,
+    },
   ].filter((f) => f.text.length >= MIN_DERIVED_LENGTH && !f.text.includes(apiKey));
   return [{ text: apiKey, shell: `"${v}"`, shown: v }, ...derived].sort((a, b) => b.text.length - a.text.length);
 }

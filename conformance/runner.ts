@@ -6,10 +6,14 @@
  */
 import { operations as specOperations, type OperationDescriptor } from '../spec/operations.js';
 import { authChecks } from './checks/auth.js';
+import { concurrencyChecks } from './checks/concurrency.js';
 import { deprecationChecks } from './checks/deprecation.js';
+import { leaksChecks } from './checks/leaks.js';
 import { limitsChecks } from './checks/limits.js';
+import { mediaTypeChecks } from './checks/media-types.js';
 import { notFoundChecks } from './checks/not-found.js';
 import { createResponseJudge } from './checks/responses.js';
+import { routesChecks } from './checks/routes.js';
 import { listOperation } from './checks/shared.js';
 import { stateChecks } from './checks/state.js';
 import { validationChecks } from './checks/validation.js';
@@ -27,7 +31,7 @@ export type ConformanceOptions = Partial<RunOptions> & Pick<RunOptions, 'baseUrl
   operations?: readonly OperationDescriptor[];
 };
 
-const FAMILY_BUILDERS = [authChecks, validationChecks, limitsChecks, notFoundChecks, deprecationChecks, stateChecks];
+const FAMILY_BUILDERS = [authChecks, routesChecks, validationChecks, mediaTypeChecks, limitsChecks, notFoundChecks, deprecationChecks, stateChecks, concurrencyChecks, leaksChecks];
 
 export async function runConformance(input: ConformanceOptions): Promise<ConformanceResult> {
   const options: RunOptions = {

@@ -6,17 +6,21 @@ import type { OperationDescriptor } from '../spec/operations.js';
 import type { Client, Exchange, WireRequest, WireResponse } from './client.js';
 import type { Knowledge } from './knowledge.js';
 
-export const FAMILIES = ['auth', 'validation', 'limits', 'not-found', 'deprecation', 'responses', 'state'] as const;
+export const FAMILIES = ['auth', 'routes', 'validation', 'media-types', 'limits', 'not-found', 'deprecation', 'responses', 'state', 'concurrency', 'leaks'] as const;
 export type Family = (typeof FAMILIES)[number];
 
 export const FAMILY_DESCRIPTIONS: Record<Family, string> = {
   auth: 'Missing, empty, malformed or wrong credentials get 401 with an Error body on every operation, before validation and lookup; a valid key is never refused.',
+  routes: 'Without a valid key, no spelling of a route that a router may fold into the operation (trailing slash, letter case, percent-encoding, dot segments, doubled slashes, matrix parameter, empty query, HEAD) serves pets or creates one.',
   validation: 'Every class of invalid NewPet body gets 400 with an Error body; every valid body gets 201 with the created Pet.',
+  'media-types': 'A NewPet sent as application/json with any parameters or letter case is created; another media type is refused with an Error body (accepting it is an advisory); every Accept that allows JSON gets JSON.',
   limits: 'listPets returns at most `limit` pets (1..100, default 20), and a short page holds every matching pet.',
   'not-found': 'getPet answers an int64 id with its Pet or 404 with an Error body.',
   deprecation: "getPet keeps working before its removal date (by the target's own clock) and signals its deprecation with well-formed headers.",
   responses: 'Every response has a declared status, a JSON Content-Type and a body that matches the spec; no 5xx ever.',
   state: 'Model-based runs of create/get/list: created pets are retrievable unchanged, ids are unique, filters and short pages are exact.',
+  concurrency: 'Bursts of simultaneous creates (identical bodies too) give distinct ids and pets retrievable with exactly their own fields; lists read during a burst are valid pages.',
+  leaks: 'No answer gives the API key away (in an Error message or a header), and a refusal does not tell how close a wrong key came.',
 };
 
 /** A broken requirement, thrown from a check with the exchange that shows it. */
