@@ -12,6 +12,27 @@ import { sendPlanned, validRequest, type PlannedRequest } from './shared.js';
 
 const SECTION = '§5 Authentication';
 
+/**
+ * Spellings of the valid credential whose answer the RFCs leave to the
+ * server: advisories, with what the reference server does.
+ */
+const OPEN_SPELLINGS = [
+  {
+    decision: 'spaces',
+    label: 'the key after two spaces (`Bearer  <key>`)',
+    header: (key: string) => `Bearer  ${key}`,
+    referenceStatus: 200,
+    reference: 'accepted: RFC 6750 §2.1 separates the scheme from the token by one or more spaces (1*SP)',
+  },
+  {
+    decision: 'tab',
+    label: 'a tab before the key (`Bearer<TAB><key>`)',
+    header: (key: string) => `Bearer\t${key}`,
+    referenceStatus: 401,
+    reference: 'refused with 401: RFC 6750 §2.1 allows only spaces there',
+  },
+] as const;
+
 export function authChecks(ctx: CheckContext): Check[] {
   const checks: Check[] = [];
   for (const op of ctx.operations.filter((o) => o.requiresAuth)) {
@@ -79,6 +100,21 @@ export function authChecks(ctx: CheckContext): Check[] {
         async predicate(c, planned) {
           const sent = await sendPlanned(c, 'auth', list, planned);
           expectStatus(sent, [200], `${list.operationId} with the valid key`);
+          for (const spelling of OPEN_SPELLINGS) {
+            const other = await sendPlanned(c, 'auth', list, planned, spelling.header(c.options.apiKey));
+            c.unspecified(
+              {
+                decision: `bearer-${spelling.decision}`,
+                family: 'auth',
+                operationId: list.operationId,
+                seed: `§5.2 "sends its API key ... as \`Bearer <API_KEY>\`" (${spelling.label} is not discussed)`,
+                observed: `${spelling.label} was answered ${other.response.status}`,
+                referenceBehaviour: spelling.reference,
+                ...other,
+              },
+              other.response.status === spelling.referenceStatus,
+            );
+          }
           const lower = await sendPlanned(c, 'auth', list, planned, `bearer ${c.options.apiKey}`);
           c.unspecified(
             {

@@ -26,6 +26,8 @@ interface CallOptions {
   body?: unknown;
   /** The whole Authorization header; `false` sends none. */
   auth?: string | false;
+  /** More request headers (content-type, accept), sent as given. */
+  headers?: Record<string, string>;
 }
 
 interface Client {
@@ -44,10 +46,11 @@ async function startClient(t: Test, name: string, options: Record<string, unknow
     // A rate-limited answer (the seed leaves rate limits open) is retried, as any well-behaved client does.
     return reply.status === 429 && retries > 0 ? call(path, options, retries - 1) : reply;
   };
-  const callOnce = async (path: string, { method, body, auth }: CallOptions = {}): Promise<Reply> => {
+  const callOnce = async (path: string, { method, body, auth, headers: extra }: CallOptions = {}): Promise<Reply> => {
     const headers: Record<string, string> = {};
     if (auth !== false) headers['authorization'] = auth ?? `Bearer ${KEY}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
+    Object.assign(headers, extra);
     const res = await request(server.url + path, {
       method: (method ?? (body === undefined ? 'GET' : 'POST')) as 'GET',
       headers,
@@ -99,6 +102,57 @@ const probes: Record<string, Probe> = {
   'forbidden-for-wrong-key': { shows: async (c) => (await c.call('/pets', { auth: 'Bearer wrong' })).status === 403 },
   'validates-before-auth': { shows: async (c) => (await c.call('/pets', { body: {}, auth: false })).status === 400 },
   'looks-up-before-auth': { shows: async (c) => (await c.call('/pets/999', { auth: false })).status === 404 },
+
+  'accepts-key-with-trailing-text': { shows: async (c) => (await c.call('/pets', { auth: `Bearer ${KEY} and-more` })).status === 200 },
+  'compares-key-ends-only': { shows: async (c) => (await c.call('/pets', { auth: `Bearer ${KEY.slice(0, 4)}Q${KEY.slice(5)}` })).status === 200 },
+  'case-insensitive-key': { shows: async (c) => (await c.call('/pets', { auth: `Bearer ${KEY.toUpperCase()}` })).status === 200 },
+
+  // ── Broken: authentication on other spellings of a route (§5) ───────
+  'auth-misses-trailing-slash': { shows: async (c) => (await c.call('/pets/', { auth: false })).status === 200 },
+  'auth-misses-route-case': { shows: async (c) => (await c.call('/PETS', { auth: false })).status === 200 },
+  'auth-misses-encoded-path': { shows: async (c) => (await c.call('/%70ets', { auth: false })).status === 200 },
+  'auth-misses-dot-segments': { shows: async (c) => (await c.call('//pets', { auth: false })).status === 200 },
+  'auth-misses-matrix-parameter': { shows: async (c) => (await c.call('/pets;x=1', { auth: false })).status === 200 },
+  'auth-skips-head': { shows: async (c) => (await c.call('/pets', { method: 'HEAD', auth: false })).status === 200 },
+
+  // ── Broken: the key leaks (§5) ──────────────────────────────────────
+  'key-in-401-message': { shows: async (c) => (await c.call('/pets', { auth: 'Bearer wrong' })).text.includes(KEY) },
+  'reflects-credential-header': { shows: async (c) => (await c.call('/pets')).headers['x-authenticated-as'] === KEY },
+  'hints-key-prefix': {
+    shows: async (c) => (await c.call('/pets', { auth: `Bearer ${KEY.slice(0, 4)}zzzz` })).json.code !== (await c.call('/pets', { auth: 'Bearer zzzzzzzz' })).json.code,
+  },
+
+  // ── Broken: request media types (§4) ────────────────────────────────
+  'refuses-json-with-charset': {
+    shows: async (c) => (await c.call('/pets', { body: { name: 'Rex', categoryId: 1 }, headers: { 'content-type': 'application/json; charset=utf-8' } })).status === 415,
+  },
+  'case-sensitive-media-type': {
+    shows: async (c) => (await c.call('/pets', { body: { name: 'Rex', categoryId: 1 }, headers: { 'content-type': 'Application/JSON' } })).status === 415,
+  },
+  'requires-accept-json': { shows: async (c) => (await c.call('/pets', { headers: { accept: '*/*' } })).status === 406 },
+
+  // ── Broken: concurrent creates (§2, §4) ─────────────────────────────
+  'racy-id-counter': {
+    shows: async (c) => {
+      const [a, b] = await Promise.all([c.create({ name: 'A', categoryId: 1 }), c.create({ name: 'B', categoryId: 1 })]);
+      return a!.json.id === b!.json.id;
+    },
+  },
+  'lists-half-built-pets': {
+    shows: async (c) => {
+      const creating = c.create({ name: 'Rex', categoryId: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const listed = await c.call('/pets');
+      await creating;
+      return listed.json.length === 1 && listed.json[0].name === undefined;
+    },
+  },
+  'merges-simultaneous-identical-creates': {
+    shows: async (c) => {
+      const [a, b] = await Promise.all([c.create({ name: 'Rex', categoryId: 1 }), c.create({ name: 'Rex', categoryId: 1 })]);
+      return a!.status === 201 && a!.json.id === b!.json.id;
+    },
+  },
 
   // ── Broken: validation (§2, §4.2) ───────────────────────────────────
   'accepts-missing-name': { shows: async (c) => (await c.create({ categoryId: 1 })).status === 201 },
@@ -307,6 +361,32 @@ const probes: Record<string, Probe> = {
   'not-found-for-other-methods': { shows: async (c) => (await c.call('/pets/1', { method: 'DELETE' })).status === 404 },
   'charset-content-type': { shows: async (c) => (await c.call('/pets')).headers['content-type'] === 'application/json; charset=utf-8' },
   'accepts-second-key': { shows: async (c) => (await c.call('/pets', { auth: 'Bearer second-key' })).status === 200 },
+  'normalizes-routes': {
+    shows: async (c) => (await c.call('/PETS/')).status === 200 && (await c.call('/PETS/', { auth: false })).status === 401,
+  },
+  'redirects-to-canonical-route': {
+    shows: async (c) => {
+      const r = await c.call('/pets/', { auth: false });
+      return r.status === 308 && r.headers['location'] === '/v1/pets';
+    },
+  },
+  'lenient-media-types': {
+    shows: async (c) => (await c.call('/pets', { body: { name: 'Rex', categoryId: 1 }, headers: { 'content-type': 'text/plain' } })).status === 201,
+  },
+  'negotiates-accept': { shows: async (c) => (await c.call('/pets', { headers: { accept: 'text/html' } })).status === 406 },
+  'serialized-creates': {
+    shows: async (c) => {
+      const start = performance.now();
+      // One at a time, 10 ms each: three at once take 30 ms at least.
+      await Promise.all(Array.from({ length: 3 }, (_, i) => c.create({ name: `Pet ${i}`, categoryId: 1 })));
+      return performance.now() - start >= 30;
+    },
+  },
+  'echoes-presented-token': { shows: async (c) => (await c.call('/pets', { auth: 'Bearer not-the-key' })).json.message.includes('not-the-key') },
+  'request-id-in-errors': {
+    shows: async (c) => (await c.call('/pets', { auth: false })).json.message !== (await c.call('/pets', { auth: false })).json.message,
+  },
+  'lenient-bearer-whitespace': { shows: async (c) => (await c.call('/pets', { auth: `Bearer\t${KEY}` })).status === 200 },
   'rate-limited': {
     shows: async (c) => {
       const statuses = [];
