@@ -43,7 +43,8 @@ t.test('--read-only sends no POST and creates no pet, and the reference server s
   const { code, result } = await conformJson(url, KEY, ['--read-only', '--runs', '30']);
   t.equal(code, 0, describeFailures(result));
   t.equal(methods.get('POST') ?? 0, 0, 'no POST reached the server');
-  t.strictSame([...methods.keys()], ['GET'], 'only GETs');
+  // HEAD is sent by the routes family (HEAD for GET without a key); like GET it is safe (RFC 9110 §9.2.1).
+  t.strictSame([...methods.keys()].sort(), ['GET', 'HEAD'], 'only the safe methods GET and HEAD');
   t.equal(server.store.size, SEED_PETS.length, 'the store holds only its seed');
   t.equal(result.writes, 0);
   const skipped = result.checks.filter((c) => c.status === 'skipped');

@@ -1,0 +1,58 @@
+// When an answer gives the API key away (conformance/checks/leaks.ts), and
+// the wrong keys compared with each other. The families' verdicts on real
+// targets are in implementations-*.test.ts (the leaks fixtures).
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import t from 'tap';
+import { keyLeak, MIN_KEY_LENGTH, sameLengthWrongKeys } from '../../conformance/checks/leaks.js';
+import type { WireRequest, WireResponse } from '../../conformance/client.js';
+import { keyForms, replaceMiddle } from '../../conformance/key-forms.js';
+
+const KEY = 'secret-key-123';
+
+function exchange(authorization: string | undefined, response: Partial<WireResponse>): { request: WireRequest; response: WireResponse } {
+  return {
+    request: { method: 'GET', path: '/pets', operationId: 'listPets', headers: authorization === undefined ? {} : { authorization } },
+    response: { status: 401, headers: {}, text: '', json: undefined, durationMs: 0, ...response },
+  };
+}
+
+t.test('the key in an error body or any header is a leak, whatever the request carried', async (t) => {
+  t.match(keyLeak(KEY, exchange(undefined, { text: `{"message":"expected ${KEY}"}` })), /body of the 401/);
+  t.match(keyLeak(KEY, exchange('Bearer wrong', { headers: { 'x-debug': KEY } })), /x-debug header/);
+  t.match(keyLeak(KEY, exchange(`Bearer ${KEY}`, { status: 200, headers: { 'x-authenticated-as': KEY } })), /x-authenticated-as header/, 'a header reflecting the valid credential');
+  t.match(keyLeak(KEY, exchange(`bearer   ${KEY}`, { status: 400, text: `bad body from ${KEY}` })), /body of the 400/, 'the scheme in any case and the spaces do not make it a near miss');
+});
+
+t.test('not a leak: pet data, an echo of a presented near miss, a key too short to recognise', async (t) => {
+  t.equal(keyLeak(KEY, exchange(`Bearer ${KEY}`, { status: 200, text: `[{"name":"${KEY}"}]` })), undefined, 'a 2xx body is data');
+  t.equal(keyLeak(KEY, exchange(`Bearer ${KEY}x`, { text: `the API key '${KEY}x' is not accepted` })), undefined, 'the client\'s own text');
+  t.equal(keyLeak(KEY, exchange(KEY, { headers: { 'x-echo': KEY } })), undefined, 'the key without a scheme, echoed');
+  const short = 'k'.repeat(MIN_KEY_LENGTH - 1);
+  t.equal(keyLeak(short, exchange(undefined, { text: `expected ${short}` })), undefined);
+});
+
+t.test('wrong keys: two unrelated, three one character away, all of the key\'s length', async (t) => {
+  const wrong = sameLengthWrongKeys(KEY);
+  t.equal(wrong.length, 5);
+  for (const { key } of wrong) {
+    t.equal(key.length, KEY.length, `${key}: same length`);
+    t.not(key, KEY);
+  }
+  const differences = (a: string) => [...a].filter((c, i) => c !== KEY[i]).length;
+  t.equal(differences(wrong[0]!.key), KEY.length, 'unrelated: every character differs');
+  t.equal(differences(wrong[1]!.key), KEY.length);
+  t.not(wrong[0]!.key, wrong[1]!.key, 'the two unrelated keys differ from each other');
+  t.strictSame(wrong.slice(2).map((w) => differences(w.key)), [1, 1, 1], 'near misses: one character each');
+});
+
+t.test('a report rebuilds the key with its middle character replaced from $PETSTORE_API_KEY, never printing it', async (t) => {
+  const changed = replaceMiddle(KEY);
+  t.equal(changed.length, KEY.length);
+  t.equal([...changed].filter((c, i) => c !== KEY[i]).length, 1);
+  const form = keyForms(KEY).find((f) => f.text === changed);
+  if (!form) throw new Error('no key form for the replaced key');
+  t.notOk(form.shell.includes(KEY.slice(0, 6)), 'the shell word holds no part of the key');
+  const { stdout } = await promisify(execFile)('sh', ['-c', `printf '%s' ${form.shell}`], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', PETSTORE_API_KEY: KEY } });
+  t.equal(stdout, changed, 'sh turns the shell word back into the replaced key');
+});
