@@ -5,10 +5,11 @@
  * refused.
  */
 import fc from 'fast-check';
-import { invalidBody, invalidBodyExamples, refusedAuthorization, refusedAuthorizationExamples } from '../arbitraries/requests.js';
+import type { OperationDescriptor } from '../../spec/operations.js';
+import { fillPath, invalidBody, invalidBodyExamples, refusedAuthorization, refusedAuthorizationExamples } from '../arbitraries/requests.js';
 import { expectErrorBody, expectStatus, propertyCheck } from '../check.js';
 import type { Check, CheckContext } from '../types.js';
-import { sendPlanned, validRequest, type PlannedRequest } from './shared.js';
+import { sendPlanned, someExistingId, validRequest, type PlannedRequest } from './shared.js';
 
 const SECTION = '§5 Authentication';
 
@@ -133,5 +134,43 @@ export function authChecks(ctx: CheckContext): Check[] {
       }),
     );
   }
+  for (const op of ctx.operations.filter((o) => o.requiresAuth && o.method === 'GET' && o.parameters.some((p) => p.in === 'path'))) {
+    checks.push(existingItemCheck(op));
+  }
   return checks;
+}
+
+/**
+ * The refusal must not depend on what the path names: a pet that exists, and
+ * was just read with the key (as a real client does), is refused to every
+ * refused credential as an unknown one is. A cache in front of
+ * authentication, keyed by the URL alone, serves it to anyone.
+ */
+function existingItemCheck(op: OperationDescriptor): Check {
+  let path: string | undefined;
+  return propertyCheck({
+    id: `auth.${op.operationId}.existing`,
+    family: 'auth',
+    operationId: op.operationId,
+    title: `${op.operationId} refuses a missing or invalid key on a pet that exists and was just read with the valid key`,
+    requirement: 'When the key is missing or invalid, the service answers 401 with an Error body (§5.3), whatever the request names: a pet that exists is no exception.',
+    seedSection: SECTION,
+    writes: false,
+    arbitrary: (c) => fc.constantFrom(...refusedAuthorizationExamples(c.options.apiKey)),
+    examples: (c) => refusedAuthorizationExamples(c.options.apiKey),
+    runs: () => 1,
+    async predicate(c, auth) {
+      if (path === undefined) {
+        const id = await someExistingId(c, 'auth');
+        if (id === undefined) return;
+        path = fillPath(op.path, Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, id])));
+      }
+      const gone = op.sunset !== undefined && c.targetNow() >= op.sunset.getTime();
+      const read = await c.send('auth', { method: op.method, path, operationId: op.operationId });
+      if (!gone) expectStatus(read, [200], `${op.operationId} of an existing pet with the valid key`);
+      const sent = await c.send('auth', { method: op.method, path, operationId: op.operationId, auth: auth.header });
+      expectStatus(sent, [401], `${op.operationId} of an existing pet with ${auth.label}`);
+      expectErrorBody(sent);
+    },
+  });
 }

@@ -107,6 +107,11 @@ const probes: Record<string, Probe> = {
   'compares-key-ends-only': { shows: async (c) => (await c.call('/pets', { auth: `Bearer ${KEY.slice(0, 4)}Q${KEY.slice(5)}` })).status === 200 },
   'case-insensitive-key': { shows: async (c) => (await c.call('/pets', { auth: `Bearer ${KEY.toUpperCase()}` })).status === 200 },
 
+  'caches-pets-before-auth': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => (await c.call('/pets/1')).status === 200 && (await c.call('/pets/1', { auth: false })).status === 200,
+  },
+
   // ── Broken: authentication on other spellings of a route (§5) ───────
   'auth-misses-trailing-slash': { shows: async (c) => (await c.call('/pets/', { auth: false })).status === 200 },
   'auth-misses-route-case': { shows: async (c) => (await c.call('/PETS', { auth: false })).status === 200 },
