@@ -2,8 +2,9 @@
  * Other spellings of a request that HTTP stacks, routers and proxies may
  * route to the same handler as the spec's own: a trailing slash, the letter
  * case of literal segments, a percent-encoded letter, a doubled slash, dot
- * segments (RFC 3986 §5.2.4 removes them), a matrix parameter (servlet
- * containers strip `;…` from a segment), an empty query, and HEAD for GET
+ * segments (RFC 3986 §5.2.4 removes them), an encoded slash, a matrix
+ * parameter (servlet containers strip `;…` from a segment), a format suffix
+ * (`.json`), an empty query, and HEAD for GET
  * (RFC 9110 §9.3.2: HEAD is GET without the content). An auth layer mounted
  * on the canonical route often misses them.
  */
@@ -61,7 +62,10 @@ export function routeSpellings(method: string, template: string, filled: string)
     ...(last > 0 ? [{ label: 'a doubled slash inside', method, path: join(segments.slice(0, last)) + '/' + join(segments.slice(last)) }] : []),
     { label: 'a dot segment', method, path: `/.${filled}` },
     { label: 'a dot-dot segment', method, path: `/${first}/..${filled}` },
+    ...(last > 0 ? [{ label: 'an encoded slash', method, path: join(segments.slice(0, last)) + '%2F' + segments[last]!.text }] : []),
     { label: 'a matrix parameter', method, path: join(segments.slice(0, last)) + `/${segments[last]?.text ?? ''};x=1` },
+    // Rails-style routes take `/pets.json` for `/pets` (a format suffix).
+    { label: 'a format suffix', method, path: `${filled}.json` },
     { label: 'an empty query', method, path: `${filled}?` },
     ...(method === 'GET' ? [{ label: 'HEAD for GET', method: 'HEAD', path: filled }] : []),
   ];

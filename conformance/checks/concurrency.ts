@@ -5,7 +5,8 @@
  * since nothing in the seed makes createPet idempotent) gives distinct ids,
  * each pet retrievable with exactly its own fields; lists read during the
  * burst are still valid pages (no pet half-built, none twice, at most
- * `limit`).
+ * `limit`), and a list read after it still holds every pet of the burst
+ * when the page is short.
  */
 import fc from 'fast-check';
 import type { OperationDescriptor } from '../../spec/operations.js';
@@ -103,6 +104,15 @@ async function runBurst(c: CheckContext, create: OperationDescriptor, burst: Bur
     }
   }
   await retrieveEach(c, create, burst, created);
+  if (list) {
+    // Once the burst is over, a short page must hold every pet of it (and of the run): none lost from the listing.
+    const after = await sendListing(c, list);
+    try {
+      if (after.limit !== undefined) checkPage(c, after.sent, { limit: after.limit, filters: {}, sentAt: after.sentAt });
+    } catch (error) {
+      throw withScript(error, c, create, burst);
+    }
+  }
 }
 
 type Sent = Awaited<ReturnType<CheckContext['send']>>;

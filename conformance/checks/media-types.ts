@@ -30,7 +30,16 @@ export const JSON_SPELLINGS = [
 export const OTHER_MEDIA_TYPES: readonly (string | null)[] = ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'application/jsonx', null];
 
 /** `Accept` fields that allow `application/json` (null: none sent). */
-export const JSON_ACCEPTS: readonly (string | null)[] = ['application/json', '*/*', 'application/*', null, 'text/html, application/json;q=0.9'];
+export const JSON_ACCEPTS: readonly (string | null)[] = [
+  'application/json',
+  '*/*',
+  'application/*',
+  null,
+  'application/json; q=0.5',
+  // What axios sends by default, and what a browser's fetch sends.
+  'application/json, text/plain, */*',
+  'text/html, application/json;q=0.9',
+];
 
 export function mediaTypeChecks(ctx: CheckContext): Check[] {
   const create = createOperation(ctx);

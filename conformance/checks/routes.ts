@@ -45,7 +45,7 @@ function spellingCheck(op: OperationDescriptor): Check {
     id: `routes.${op.operationId}.auth`,
     family: 'routes',
     operationId: op.operationId,
-    title: `${op.operationId} serves nothing without a valid key on any spelling of its route (trailing slash, letter case, percent-encoding, dot segments, doubled slashes, matrix parameter, empty query${op.method === 'GET' ? ', HEAD' : ''})`,
+    title: `${op.operationId} serves nothing without a valid key on any spelling of its route (trailing slash, letter case, percent-encoding, dot segments, doubled slashes, encoded slash, matrix parameter, format suffix, empty query${op.method === 'GET' ? ', HEAD' : ''})`,
     requirement:
       'Every operation requires HTTP bearer authentication (§5.1): a spelling of the route that the target routes to the operation must check the key too; a 2xx that carries pets or creates one without a valid key is data served without authentication.',
     seedSection: SECTION,

@@ -8,7 +8,7 @@ t.test('listPets: every class of spelling, HEAD included, none the canonical pat
   const spellings = routeSpellings('GET', '/pets', '/pets');
   t.strictSame(
     spellings.map((s) => `${s.method} ${s.path}`),
-    ['GET /pets/', 'GET /PETS', 'GET /Pets', 'GET /%70ets', 'GET //pets', 'GET /./pets', 'GET /pets/../pets', 'GET /pets;x=1', 'GET /pets?', 'HEAD /pets'],
+    ['GET /pets/', 'GET /PETS', 'GET /Pets', 'GET /%70ets', 'GET //pets', 'GET /./pets', 'GET /pets/../pets', 'GET /pets;x=1', 'GET /pets.json', 'GET /pets?', 'HEAD /pets'],
   );
   t.ok(spellings.every((s) => s.label.length > 0), 'each is labelled');
 });
@@ -20,6 +20,8 @@ t.test('getPet: literal segments change, the id never does; a doubled slash insi
   t.ok(paths.includes('/%70ets/42'), 'the literal segment percent-encoded, the id as it is');
   t.ok(paths.includes('/pets//42'), 'a doubled slash before the id');
   t.ok(paths.includes('/pets/42;x=1'), 'a matrix parameter on the last segment');
+  t.ok(paths.includes('/pets%2F42'), 'the slash before the id encoded');
+  t.ok(paths.includes('/pets/42.json'), 'a format suffix');
   t.notOk(spellings.some((s) => s.method === 'GET' && s.path === '/pets/42'), 'never the canonical request itself');
   t.ok(spellings.some((s) => s.method === 'HEAD' && s.path === '/pets/42'), 'HEAD on the canonical path');
 });

@@ -118,6 +118,7 @@ const probes: Record<string, Probe> = {
   'auth-misses-encoded-path': { shows: async (c) => (await c.call('/%70ets', { auth: false })).status === 200 },
   'auth-misses-dot-segments': { shows: async (c) => (await c.call('//pets', { auth: false })).status === 200 },
   'auth-misses-matrix-parameter': { shows: async (c) => (await c.call('/pets;x=1', { auth: false })).status === 200 },
+  'auth-misses-format-suffix': { shows: async (c) => (await c.call('/pets.json', { auth: false })).status === 200 },
   'auth-skips-head': { shows: async (c) => (await c.call('/pets', { method: 'HEAD', auth: false })).status === 200 },
 
   // ── Broken: the key leaks (§5) ──────────────────────────────────────
@@ -150,6 +151,12 @@ const probes: Record<string, Probe> = {
       const listed = await c.call('/pets');
       await creating;
       return listed.json.length === 1 && listed.json[0].name === undefined;
+    },
+  },
+  'loses-concurrent-list-entries': {
+    shows: async (c) => {
+      await Promise.all([c.create({ name: 'A', categoryId: 1 }), c.create({ name: 'B', categoryId: 1 })]);
+      return (await c.call('/pets')).json.length === 1;
     },
   },
   'merges-simultaneous-identical-creates': {
