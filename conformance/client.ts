@@ -13,7 +13,8 @@ export interface WireRequest {
   readonly method: string;
   /** Path relative to the base URL, with its query: `/pets?limit=5`. */
   readonly path: string;
-  readonly headers: Readonly<Record<string, string>>;
+  /** A field sent more than once (RFC 9110 §5.3) has its values in order, one line each. */
+  readonly headers: Readonly<Record<string, string | readonly string[]>>;
   /** The exact bytes sent, as text. */
   readonly body?: string;
   /** The operation the request targets, for reporting and response validation. */
@@ -193,7 +194,7 @@ export function createClient(options: ClientOptions): Client {
       let chunks: Buffer[] = [];
       let size = 0;
       agent.dispatch(
-        { origin: origin.origin, path: basePath + request.path, method: request.method, headers: request.headers, body: request.body ?? null },
+        { origin: origin.origin, path: basePath + request.path, method: request.method, headers: request.headers as Record<string, string | string[]>, body: request.body ?? null },
         {
           // undici tells a handler of this form from its older one by this method.
           onRequestStart() {},

@@ -17,6 +17,8 @@ const SECTION = '§5 Authentication';
  * Spellings of the valid credential whose answer the RFCs leave to the
  * server: advisories, with what the reference server does.
  */
+const WRONG = 'wrong-key-0000';
+
 const OPEN_SPELLINGS = [
   {
     decision: 'spaces',
@@ -101,6 +103,24 @@ export function authChecks(ctx: CheckContext): Check[] {
         async predicate(c, planned) {
           const sent = await sendPlanned(c, 'auth', list, planned);
           expectStatus(sent, [200], `${list.operationId} with the valid key`);
+          for (const order of [[c.options.apiKey, WRONG], [WRONG, c.options.apiKey]] as const) {
+            // Two field lines, the key in one: sent by the client itself, as ctx.send sends one value per field.
+            const headers = { accept: 'application/json', authorization: order.map((key) => `Bearer ${key}`) };
+            const request = { method: list.method, path: planned.path, operationId: list.operationId, headers };
+            const twice = { request, response: await c.client.send('auth', request) };
+            c.unspecified(
+              {
+                decision: 'two-authorization-fields',
+                family: 'auth',
+                operationId: list.operationId,
+                seed: '§5.2 "sends its API key in the Authorization header" (a request with two is not discussed)',
+                observed: `two Authorization fields, the key in the ${order[0] === WRONG ? 'second' : 'first'}, were answered ${twice.response.status}`,
+                referenceBehaviour: 'refused with 401: Authorization is not a list field (RFC 9110 §11.6.2), so which of two a proxy reads is unknown',
+                ...twice,
+              },
+              twice.response.status === 401,
+            );
+          }
           for (const spelling of OPEN_SPELLINGS) {
             const other = await sendPlanned(c, 'auth', list, planned, spelling.header(c.options.apiKey));
             c.unspecified(

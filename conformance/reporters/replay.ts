@@ -18,7 +18,9 @@ function shellWord(text: string, apiKey: string): string {
 
 export function curlCommand(baseUrl: string, request: WireRequest, apiKey: string): string {
   const parts = ['curl', '-sS', '-i', '-X', request.method, shellWord(joinUrl(baseUrl, request.path), apiKey)];
-  for (const [name, value] of Object.entries(request.headers)) parts.push('-H', shellWord(`${name}: ${value}`, apiKey));
+  for (const [name, values] of Object.entries(request.headers)) {
+    for (const value of [values].flat()) parts.push('-H', shellWord(`${name}: ${value}`, apiKey));
+  }
   if (request.body !== undefined) parts.push('--data-binary', shellWord(request.body, apiKey));
   return parts.join(' ');
 }

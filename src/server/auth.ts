@@ -55,6 +55,22 @@ export function createAuthenticator(keys: readonly string[]): (header: string | 
   };
 }
 
+/**
+ * Whether the request carries more than one Authorization field. It is not a
+ * list field (RFC 9110 §11.6.2), so two of them are malformed, and which one a
+ * proxy in front reads is anyone's guess; Node.js keeps only the first in
+ * `req.headers`. Such a request is refused as invalid. Asked only once the
+ * first field was accepted, so a refused request costs nothing more.
+ */
+export function hasRepeatedAuthorization(rawHeaders: readonly string[]): boolean {
+  let seen = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'authorization' && ++seen > 1) return true;
+  }
+  return false;
+}
+
 /** The `WWW-Authenticate` challenge for a 401 (RFC 6750 §3). */
 export function challenge(outcome: Exclude<AuthOutcome, 'ok'>): string {
   return outcome === 'invalid'

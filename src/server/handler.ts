@@ -4,7 +4,7 @@
  * Error body from the catalogue; nothing a client sends reaches a 5xx.
  */
 import type { OperationDescriptor } from '../../spec/operations.js';
-import { challenge, type AuthOutcome } from './auth.js';
+import { challenge, hasRepeatedAuthorization, type AuthOutcome } from './auth.js';
 import type { Clock } from './clock.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { deprecationHeaders } from './deprecation.js';
@@ -136,7 +136,8 @@ export function createRequestHandler(deps: HandlerDeps): RequestHandler {
 
       // Authentication comes first on every route of the interface, before
       // the method, the parameters or the store are looked at.
-      const auth = authenticate(req.headers.authorization);
+      let auth = authenticate(req.headers.authorization);
+      if (auth === 'ok' && hasRepeatedAuthorization(req.rawHeaders)) auth = 'invalid';
       if (auth !== 'ok') {
         const refusal = refusals[auth];
         return respond.send(x, statusOf('unauthorized'), refusal.body, refusal.headers, 'unauthorized');

@@ -346,7 +346,7 @@ t.test('a one-character key is removed from the data of every report, never from
     advisories: r.advisories.map((a) => [a.decision, a.seed, a.referenceBehaviour]),
   });
   t.strictSame(ownWords(result), ownWords(baseline), 'check ids, titles, requirements and advisories read as with a long key');
-  const credentials = result.failures.map((f) => f.request?.headers['authorization']).filter((a) => a !== undefined);
+  const credentials = result.failures.flatMap((f) => [f.request?.headers['authorization'] ?? []].flat());
   t.ok(credentials.length > 0 && credentials.every((a) => !/ k$/.test(a!)), `no credential shows the key: ${JSON.stringify(credentials)}`);
   t.ok(credentials.includes('Bearer $PETSTORE_API_KEY'), 'the key shows as $PETSTORE_API_KEY');
 

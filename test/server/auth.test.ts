@@ -1,6 +1,7 @@
 // Seed §5 (bearer authentication) and §7 (401 on every operation); decision D1.
 import t from 'tap';
 import type { CallOptions } from '../helpers/http.js';
+import { parseRawResponse, rawExchange } from '../helpers/raw.js';
 import { startTestServer } from '../helpers/server.js';
 
 const seed = [{ name: 'Rex', categoryId: 1n, status: 'available' as const }];
@@ -118,4 +119,17 @@ t.test('authentication comes before the method check: another method on a known 
     t.equal((await api(path, { method, auth: false })).status, 401, `${method} ${path} without a key`);
     t.equal((await api(path, { method })).status, 405, `${method} ${path} with the key`);
   }
+});
+
+t.test('two Authorization fields are refused with 401, whichever holds the key (RFC 9110 §11.6.2: not a list field)', async (t) => {
+  const { url, key } = await startTestServer(t, { seed });
+  const { host, pathname } = new URL(url);
+  for (const fields of [[`Bearer ${key}`, 'Bearer wrong'], ['Bearer wrong', `Bearer ${key}`], [`Bearer ${key}`, `Bearer ${key}`]]) {
+    const lines = fields.map((value) => `Authorization: ${value}\r\n`).join('');
+    const raw = parseRawResponse(await rawExchange(url, `GET ${pathname}/pets HTTP/1.1\r\nHost: ${host}\r\n${lines}Connection: close\r\n\r\n`));
+    t.equal(raw.status, 401, fields.join(' + '));
+    t.match(raw.headers['www-authenticate'], /error="invalid_token"/, 'refused as an invalid credential');
+  }
+  const one = parseRawResponse(await rawExchange(url, `GET ${pathname}/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`));
+  t.equal(one.status, 200, 'one field with the key is accepted');
 });
