@@ -20,7 +20,7 @@ export const FAMILY_DESCRIPTIONS: Record<Family, string> = {
   responses: 'Every response has a declared status, a JSON Content-Type and a body that matches the spec; no 5xx ever.',
   state: 'Model-based runs of create/get/list: created pets are retrievable unchanged, ids are unique, filters and short pages are exact.',
   concurrency: 'Bursts of simultaneous creates (identical bodies too) give distinct ids and pets retrievable with exactly their own fields; lists read during a burst are valid pages.',
-  leaks: 'No answer gives the API key away (in an Error message or a header), and a refusal does not tell how close a wrong key came.',
+  leaks: 'No answer gives the API key away (in an Error message or a header); every wrong key gets 401, and a refusal that tells how close a wrong key came is an advisory.',
 };
 
 /** A broken requirement, thrown from a check with the exchange that shows it. */
