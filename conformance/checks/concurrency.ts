@@ -14,7 +14,8 @@ import { componentSchema } from '../../spec/operations.js';
 import { fillPath, queryString, validBody, type GeneratedBody } from '../arbitraries/requests.js';
 import { expectStatus, propertyCheck } from '../check.js';
 import { KEY_VARIABLE } from '../key-forms.js';
-import { describeValue, differingField, idOf } from '../knowledge.js';
+import { describeValue, differingField, echoProblem, idOf } from '../knowledge.js';
+import type { JsonObject } from '../../src/json/index.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
 import { checkPage } from './page.js';
 import { createOperation, getOperation, isObject, listOperation, pageSizeParameter } from './shared.js';
@@ -79,11 +80,8 @@ async function runBurst(c: CheckContext, create: OperationDescriptor, burst: Bur
     const pet = sent.response.json;
     const id = idOf(pet);
     if (!isObject(pet) || id === undefined) throw withScript(new Violation('the 201 body is not a Pet with an integer id', sent), c, create, burst);
-    for (const [field, given] of Object.entries(body.value as Record<string, never>)) {
-      if (describeValue(pet[field]) !== describeValue(given)) {
-        throw withScript(new Violation(`created with ${field} ${describeValue(given)}, the 201 says ${describeValue(pet[field])}: answers crossed between simultaneous creates`, sent), c, create, burst);
-      }
-    }
+    const problem = echoProblem(body.value as JsonObject, pet);
+    if (problem) throw withScript(new Violation(`${problem}: answers crossed between simultaneous creates`, sent), c, create, burst);
     const earlier = ids.get(id);
     if (earlier !== undefined) {
       throw withScript(new Violation(`creates ${earlier + 1} and ${i + 1} of a burst of ${burst.bodies.length} were both given id ${id}`, sent), c, create, burst);
