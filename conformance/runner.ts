@@ -31,7 +31,7 @@ export type ConformanceOptions = Partial<RunOptions> & Pick<RunOptions, 'baseUrl
   operations?: readonly OperationDescriptor[];
 };
 
-const FAMILY_BUILDERS = [authChecks, routesChecks, validationChecks, mediaTypeChecks, limitsChecks, notFoundChecks, deprecationChecks, stateChecks, concurrencyChecks, leaksChecks];
+const FAMILY_BUILDERS = [authChecks, validationChecks, limitsChecks, notFoundChecks, deprecationChecks, stateChecks, routesChecks, mediaTypeChecks, concurrencyChecks, leaksChecks];
 
 export async function runConformance(input: ConformanceOptions): Promise<ConformanceResult> {
   const options: RunOptions = {

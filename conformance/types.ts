@@ -6,7 +6,10 @@ import type { OperationDescriptor } from '../spec/operations.js';
 import type { Client, Exchange, WireRequest, WireResponse } from './client.js';
 import type { Knowledge } from './knowledge.js';
 
-export const FAMILIES = ['auth', 'routes', 'validation', 'media-types', 'limits', 'not-found', 'deprecation', 'responses', 'state', 'concurrency', 'leaks'] as const;
+// Also the order checks start in: the families that create what later ones
+// read come first, and the probes that only expect refusals (while a broken
+// target might still create) last, so a small --max-writes goes to real pets.
+export const FAMILIES = ['auth', 'validation', 'limits', 'not-found', 'deprecation', 'responses', 'state', 'routes', 'media-types', 'concurrency', 'leaks'] as const;
 export type Family = (typeof FAMILIES)[number];
 
 export const FAMILY_DESCRIPTIONS: Record<Family, string> = {

@@ -133,7 +133,13 @@ async function rawTarget(t: Test, misbehave: (socket: net.Socket) => void): Prom
       head += chunk.toString('latin1');
       if (!head.includes('\r\n\r\n')) return;
       if (head.startsWith('GET /v1/pets HTTP/1.1\r\n')) {
-        socket.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]');
+        // The one well-formed answer: the list, to the valid key only (a wrong key is refused as it should be).
+        if (/\r\nauthorization: bearer (\S+)\r\n/i.exec(head)?.[1] === KEY) {
+          socket.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]');
+        } else {
+          const error = '{"code":"unauthorized","message":"no","status":401}';
+          socket.end(`HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: ${error.length}\r\nConnection: close\r\n\r\n${error}`);
+        }
       } else misbehave(socket);
       head = '';
     });
