@@ -16,23 +16,31 @@ export function shard(kind: 'broken' | 'correct', part: number): readonly Implem
   return all.slice((part - 1) * size, part * size);
 }
 
+/**
+ * Property cases per check in the fast tier (npm test): every variant and
+ * every class of input the checks try first (their examples) still run, with
+ * fewer generated cases on top. The long tier (test/long/implementations-*)
+ * runs every variant again with the default --runs, as users do.
+ */
+export const FAST_RUNS = ['--runs', '25'] as const;
+
 /** Broken: conform exits 1 with a failure in a family the variant breaks. Correct: exit 0, no failure. */
-export function testVariant(t: Test, variant: ImplementationEntry): void {
+export function testVariant(t: Test, variant: ImplementationEntry, extra: readonly string[] = FAST_RUNS): void {
   if (variant.kind === 'broken') {
-    t.test(`conform exits 1 for ${variant.name} (${variant.description}) and reports it in ${variant.violates.join(' or ')}`, async (t) => {
+    t.test(`conform ${extra.join(' ')} exits 1 for ${variant.name} (${variant.description}) and reports it in ${variant.violates.join(' or ')}`, async (t) => {
       const server = await startVariant(variant.name, { apiKey: 'test-key' });
       t.teardown(() => server.close());
-      const { code, result, stderr } = await conformJson(server.url, server.apiKey);
+      const { code, result, stderr } = await conformJson(server.url, server.apiKey, extra);
       t.equal(code, 1, `exit code 1${code === 1 ? '' : ` (stderr: ${stderr})`}`);
       t.equal(result.ok, false, 'the result says the target does not conform');
       const reported = result.failures.some((f) => variant.violates.includes(f.family));
       t.ok(reported, reported ? `reported in ${variant.violates.join(' or ')}` : `no failure in ${variant.violates.join(', ')}; the failures:\n${describeFailures(result)}`);
     });
   } else {
-    t.test(`conform exits 0 with no failure for ${variant.name} (${variant.description})`, async (t) => {
+    t.test(`conform ${extra.join(' ')} exits 0 with no failure for ${variant.name} (${variant.description})`, async (t) => {
       const server = await startVariant(variant.name, { apiKey: 'test-key' });
       t.teardown(() => server.close());
-      const { code, result, stderr } = await conformJson(server.url, server.apiKey);
+      const { code, result, stderr } = await conformJson(server.url, server.apiKey, extra);
       t.equal(code, 0, `exit code 0${code === 0 ? '' : `; the failures:\n${describeFailures(result)}${stderr ? `\nstderr: ${stderr}` : ''}`}`);
       t.strictSame(result.failures, [], describeFailures(result));
     });

@@ -7,7 +7,7 @@ import net from 'node:net';
 import t from 'tap';
 import { request as undiciRequest } from 'undici';
 import { startTestServer } from '../helpers/server.js';
-import { errorBodyProblems, parseResponses, request, sleep } from './wire.js';
+import { errorBodyProblems, parseResponses, request, sleep } from '../hostile/wire.js';
 
 interface Trickler {
   /** Resolves with what the server sent and when it closed, in ms after the start. */

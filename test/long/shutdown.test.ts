@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { Pool } from 'undici';
 import { startServe } from '../helpers/cli.js';
-import { sleep } from './wire.js';
+import { sleep } from '../hostile/wire.js';
 
 const KEY = 'shutdown-key';
 
