@@ -6,9 +6,19 @@
  */
 import fc from 'fast-check';
 import { TransportError, WriteBudgetExhausted, type WireRequest, type WireResponse } from './client.js';
+import { showValue } from './show.js';
 import { Violation, type Check, type CheckContext, type CheckOutcome, type Failure } from './types.js';
 
 type Definition = Omit<Check, 'run'>;
+
+/**
+ * Thrown by a check that finds nothing to exercise (no pet to read under
+ * --read-only, a key too short to look for): the check ends `not run` with
+ * this reason, never `passed`.
+ */
+export class NothingToExercise extends Error {
+  readonly code = 'nothing_to_exercise';
+}
 
 export interface PropertyDefinition<T> extends Definition {
   arbitrary(ctx: CheckContext): fc.Arbitrary<T>;
@@ -27,6 +37,7 @@ export function propertyCheck<T>(definition: PropertyDefinition<T>): Check {
     async run(ctx) {
       let last: Violation | undefined;
       let stop: string | undefined;
+      let nothing: string | undefined;
       let runs = 0;
       const exampleList = examples ? examples(ctx).map((example) => [example] as [T]) : [];
       const details = await fc.check(
@@ -41,6 +52,11 @@ export function propertyCheck<T>(definition: PropertyDefinition<T>): Check {
           } catch (error) {
             if (error instanceof WriteBudgetExhausted) {
               stop = `write budget used up after ${runs - 1} runs`;
+              return true;
+            }
+            if (error instanceof NothingToExercise) {
+              nothing = error.message;
+              stop = error.message;
               return true;
             }
             last = error instanceof TransportError ? new Violation(`no valid HTTP answer: ${error.message}`, { request: error.request }) : toViolation(error);
@@ -65,6 +81,7 @@ export function propertyCheck<T>(definition: PropertyDefinition<T>): Check {
       if (details.failed && details.interrupted && last === undefined && details.counterexample === null) {
         return { ...base, status: 'skipped', note: 'time budget used up before a run completed' };
       }
+      if (!details.failed && nothing !== undefined) return { ...base, status: 'not run', note: nothing };
       if (!details.failed) {
         const note = details.interrupted ? 'time budget reached' : stop;
         return { ...base, status: 'passed', ...(note ? { note } : {}) };
@@ -74,7 +91,7 @@ export function propertyCheck<T>(definition: PropertyDefinition<T>): Check {
         ...base,
         status: 'failed',
         failure: failureOf(meta, violation, {
-          counterexample: fc.stringify(details.counterexample?.[0]),
+          counterexample: showValue(details.counterexample?.[0]),
           seed: details.seed,
           path: details.counterexamplePath ?? undefined,
         }),
@@ -99,6 +116,7 @@ export function exampleCheck(definition: ExampleDefinition): Check {
         return { ...base, status: 'passed', ...(note ? { note } : {}) };
       } catch (error) {
         if (error instanceof WriteBudgetExhausted) return { ...base, status: 'skipped', note: error.message };
+        if (error instanceof NothingToExercise) return { ...base, status: 'not run', note: error.message };
         const violation =
           error instanceof TransportError ? new Violation(`no valid HTTP answer: ${error.message}`, { request: error.request }) : toViolation(error);
         return { ...base, status: 'failed', failure: failureOf(meta, violation, {}) };

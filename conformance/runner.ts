@@ -17,11 +17,13 @@ import { routesChecks } from './checks/routes.js';
 import { listOperation } from './checks/shared.js';
 import { stateChecks } from './checks/state.js';
 import { validationChecks } from './checks/validation.js';
-import { createClient, TargetUnreachableError, TransportError } from './client.js';
+import { createClient, joinUrl, TargetUnreachableError, TransportError, type WireRequest, type WireResponse } from './client.js';
 import { Knowledge } from './knowledge.js';
 import { runPool } from './pool.js';
+import { createCoverage } from './coverage.js';
 import { createOracle } from './oracle.js';
 import { defaultRunOptions } from './defaults.js';
+import { countOutcomes } from './outcomes.js';
 import { Violation, type Advisory, type Check, type CheckContext, type CheckOutcome, type ConformanceResult, type Failure, type RunOptions } from './types.js';
 
 export { defaultRunOptions };
@@ -58,6 +60,8 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   const judge = judging ? createResponseJudge(operations, await createOracle(operations)) : undefined;
   const validatorLoadMs = performance.now() - started;
   client.observe((exchange) => knowledge.noteDate(exchange.response.headers['date']));
+  const coverage = createCoverage(operations);
+  client.observe(coverage.observe);
   if (judge) client.observe(judge.observe);
 
   const advisories = new Map<string, Advisory>();
@@ -76,6 +80,7 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
       const response = await client.send(family, request);
       return { request, response };
     },
+    cover: coverage.cover,
     unspecified(advisory, conforms) {
       if (conforms) return;
       if (options.strict) {
@@ -100,6 +105,7 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
     });
     const all: (CheckOutcome & { extraFailures?: Failure[] })[] = [...outcomes, ...(judge ? await judge.outcomes() : [])];
     const failures = all.flatMap((o) => (o.failure ? [o.failure, ...(o.extraFailures ?? [])] : []));
+    const counts = countOutcomes(all);
     const stats = client.stats();
     if (stats.rateLimited > 0) {
       advisories.set('rate-limited', {
@@ -114,6 +120,8 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
     const targetDate = knowledge.targetDate();
     return {
       ok: failures.length === 0,
+      counts,
+      exercised: counts.passed + counts.failed + counts.advisory,
       target: options.baseUrl,
       seed: options.seed,
       strict: options.strict,
@@ -126,32 +134,102 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
       failures,
       advisories: [...advisories.values()],
       ...(targetDate ? { targetDate } : {}),
+      coverage: coverage.snapshot(),
     };
   } finally {
     await client.close();
   }
 }
 
-/** One request before anything else: an unreachable target or a refused key is a usage problem (exit 2), not a finding. */
+/**
+ * One request before anything else: an unreachable target, a refused key or
+ * a base URL that does not serve this interface is a usage problem (exit 2,
+ * one line), not a wall of failures. Only what cannot be this interface at
+ * all is turned away (no such route, an HTML page, a body that is not JSON);
+ * anything else, however wrong, is for the checks to judge.
+ */
 async function preflight(ctx: CheckContext): Promise<void> {
   const list = listOperation(ctx) ?? ctx.operations[0];
   if (!list) return;
+  const basePath = new URL(ctx.options.baseUrl).pathname.replace(/\/+$/, '');
+  const named = ctx.operations.map((op) => op.path).find((path) => !path.includes('{') && basePath.endsWith(path));
+  if (named) throw new TargetUnreachableError(`--base-url ends in ${named}, the path of an operation: give the base URL without it (${joinUrl(new URL(ctx.options.baseUrl).origin, basePath.slice(0, -named.length))})`);
   try {
-    const { response } = await ctx.send('responses', { method: list.method, path: list.path, operationId: list.operationId });
+    const sent = await ctx.send('responses', { method: list.method, path: list.path, operationId: list.operationId });
+    const { response } = sent;
     if (response.status === 401 || response.status === 403) {
       throw new TargetUnreachableError(`the target refuses the API key (${response.status} on ${list.method} ${list.path}); check --api-key`);
     }
+    const seen = notThisInterface(response);
+    if (seen) throw new TargetUnreachableError(`${ctx.options.baseUrl} does not serve this interface: ${list.method} ${joinUrl(ctx.options.baseUrl, list.path)} answered ${seen}${await likelyFix(ctx, list.path)}`);
   } catch (error) {
-    if (error instanceof TransportError) throw new TargetUnreachableError(`cannot reach ${ctx.options.baseUrl}: ${error.message}`);
+    if (error instanceof TransportError) {
+      throw new TargetUnreachableError(`cannot reach ${ctx.options.baseUrl}: ${error.message}${/refused/.test(error.message) ? '; is the port right?' : ''}`);
+    }
     throw error;
   }
 }
 
+/** What in an answer shows there is no such interface here (no route, a web page, not JSON), or undefined. */
+function notThisInterface(response: WireResponse): string | undefined {
+  const type = response.headers['content-type'] ?? '';
+  const html = /html/i.test(type) || /^\s*<(!doctype|html|head|body)/i.test(response.text);
+  if ([404, 405, 501].includes(response.status)) return `${response.status}${html ? ' with an HTML page' : ''}: there is no such route there`;
+  if (response.status >= 200 && response.status < 300 && response.json === undefined) {
+    return `${response.status} with ${html ? 'an HTML page' : response.text === '' ? 'an empty body' : 'a body that is not JSON'}`;
+  }
+  return undefined;
+}
+
+/** A base URL nearby that does serve the interface: the version prefix forgotten, or the operation's path included. */
+async function likelyFix(ctx: CheckContext, listPath: string): Promise<string> {
+  if (/\/v\d+$/.test(new URL(ctx.options.baseUrl).pathname.replace(/\/+$/, ''))) return '; is this the right host and port?';
+  try {
+    // Not an operation of the spec (its path is not one), so no family judges it.
+    const probe = await ctx.send('responses', { method: 'GET', path: `/v1${listPath}`, operationId: 'preflight' });
+    if (probe.response.status < 300 && Array.isArray(probe.response.json)) return `; ${joinUrl(ctx.options.baseUrl, '/v1')} does: a base URL ends in its version prefix`;
+  } catch {
+    // Nothing better to suggest.
+  }
+  return '; a base URL ends in the version prefix (…/v1)';
+}
+
 async function runOne(ctx: CheckContext, check: Check): Promise<CheckOutcome> {
   const started = performance.now();
-  const base = { id: check.id, family: check.family, operationId: check.operationId, title: check.title, runs: 0 };
-  if (check.writes && ctx.options.readOnly) return { ...base, status: 'skipped', note: 'writes; --read-only', durationMs: 0 };
+  const base = { id: check.id, family: check.family, operationId: check.operationId, title: check.title, runs: 0, requests: 0 };
+  if (check.writes && ctx.options.readOnly) return { ...base, status: 'skipped', note: 'it needs to create pets; --read-only', durationMs: 0 };
   if (ctx.timeLeft() <= 0) return { ...base, status: 'skipped', note: 'time budget used up', durationMs: 0 };
-  const outcome = await check.run(ctx);
-  return { ...outcome, durationMs: performance.now() - started };
+  const own = ownContext(ctx);
+  const outcome = await check.run(own.ctx);
+  const requests = own.requests();
+  const durationMs = performance.now() - started;
+  if (outcome.status === 'passed' && requests === 0) {
+    return { ...outcome, requests, durationMs, status: 'not run', note: outcome.note ?? 'nothing to exercise: the check sent no request' };
+  }
+  if (outcome.status === 'passed' && own.advised()) return { ...outcome, requests, durationMs, status: 'advisory' };
+  return { ...outcome, requests, durationMs };
+}
+
+/**
+ * The run's context as one check sees it: every request it sends, through
+ * either `send` or the client, is counted, and every advisory it raises
+ * noted, so that its outcome says what it really exercised.
+ */
+function ownContext(ctx: CheckContext): { ctx: CheckContext; requests: () => number; advised: () => boolean } {
+  let requests = 0;
+  let advised = false;
+  const client = { ...ctx.client, send: (family: string, request: WireRequest) => (requests++, ctx.client.send(family, request)) };
+  return {
+    ctx: {
+      ...ctx,
+      client,
+      send: (family, request) => (requests++, ctx.send(family, request)),
+      unspecified(advisory, conforms) {
+        if (!conforms) advised = true;
+        ctx.unspecified(advisory, conforms);
+      },
+    },
+    requests: () => requests,
+    advised: () => advised,
+  };
 }

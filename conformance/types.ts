@@ -4,6 +4,7 @@
  */
 import type { OperationDescriptor } from '../spec/operations.js';
 import type { Client, Exchange, WireRequest, WireResponse } from './client.js';
+import type { Coverage } from './coverage.js';
 import type { Knowledge } from './knowledge.js';
 
 // Also the order checks start in: the families that create what later ones
@@ -70,7 +71,19 @@ export interface Failure {
   readonly occurrences?: number;
 }
 
-export type CheckStatus = 'passed' | 'failed' | 'skipped';
+/**
+ * How a check ended, exactly one of:
+ * - `passed`: it sent requests for its requirement and every answer kept it;
+ * - `failed`: an answer broke it (see `failure`);
+ * - `advisory`: it passed, and saw behaviour the seed leaves open that
+ *   differs from this project's decision (see the result's advisories);
+ * - `skipped`: an option left it out (--read-only, --checks, the time budget);
+ * - `not run`: there was nothing to exercise (no request was sent), with the
+ *   reason in `note`. Never counted as passed.
+ */
+export type CheckStatus = 'passed' | 'failed' | 'advisory' | 'skipped' | 'not run';
+
+export const CHECK_STATUSES: readonly CheckStatus[] = ['passed', 'failed', 'advisory', 'skipped', 'not run'];
 
 export interface CheckOutcome {
   readonly id: string;
@@ -78,9 +91,11 @@ export interface CheckOutcome {
   readonly operationId: string;
   readonly title: string;
   readonly status: CheckStatus;
-  /** Why it was skipped, or a note such as "write budget used up after 40 runs". */
+  /** Why it was skipped or not run, or a note such as "write budget used up after 40 runs". */
   readonly note?: string;
   readonly runs: number;
+  /** Requests the check sent (0: it exercised nothing, so it is `not run`, never `passed`). */
+  readonly requests?: number;
   readonly durationMs: number;
   readonly failure?: Failure;
 }
@@ -112,6 +127,10 @@ export type ProgressEvent =
 export interface ConformanceResult {
   /** True when no requirement failed. */
   readonly ok: boolean;
+  /** How many checks ended in each outcome. */
+  readonly counts: Readonly<Record<CheckStatus, number>>;
+  /** Checks that exercised their requirement (passed, failed or advisory): a run with none tested nothing. */
+  readonly exercised: number;
   readonly target: string;
   readonly seed: number;
   readonly strict: boolean;
@@ -126,6 +145,8 @@ export interface ConformanceResult {
   readonly advisories: readonly Advisory[];
   /** The target's clock as read from its Date header, when it sent one. */
   readonly targetDate?: string;
+  /** What the run actually covered, per operation (coverage.ts). */
+  readonly coverage: Coverage;
 }
 
 /** What a check gets to work with. */
@@ -136,6 +157,13 @@ export interface CheckContext {
   readonly operations: readonly OperationDescriptor[];
   /** Sends a request for `family`, with the valid credential unless `headers` says otherwise. */
   send(family: Family, request: Omit<WireRequest, 'headers'> & { headers?: Record<string, string>; auth?: string | null }): Promise<{ request: WireRequest; response: WireResponse }>;
+  /**
+   * Records that a request of `operationId` exercised the class `value` of
+   * `dimension` (a credential form, a class of invalid body, a spelling of
+   * the route, a media type), for the run's coverage map. Statuses and query
+   * values are recorded from every exchange without it.
+   */
+  cover(operationId: string, dimension: string, value: string): void;
   /** Reports behaviour the seed leaves open; under --strict a difference from `referenceBehaviour` is a Violation. */
   unspecified(advisory: Advisory, conforms: boolean): void;
   /** The time at the target, from its latest Date header (or the local clock). */

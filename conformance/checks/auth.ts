@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { OperationDescriptor } from '../../spec/operations.js';
 import { fillPath, invalidBody, invalidBodyExamples, refusedAuthorization, refusedAuthorizationExamples } from '../arbitraries/requests.js';
-import { expectErrorBody, expectStatus, propertyCheck } from '../check.js';
+import { expectErrorBody, expectStatus, NothingToExercise, propertyCheck } from '../check.js';
 import type { Check, CheckContext } from '../types.js';
 import { sendPlanned, someExistingId, validRequest, type PlannedRequest } from './shared.js';
 
@@ -66,6 +66,7 @@ export function authChecks(ctx: CheckContext): Check[] {
           return [...near.map((auth) => [auth, valid!] as const), ...invalid.map((planned, i) => [near[i % near.length]!, planned] as const)];
         },
         async predicate(c, [auth, planned]) {
+          c.cover(op.operationId, 'credential', auth.label);
           const sent = await sendPlanned(c, 'auth', op, planned, auth.header);
           expectStatus(sent, [401], `${op.operationId} with ${auth.label}`);
           expectErrorBody(sent);
@@ -101,12 +102,14 @@ export function authChecks(ctx: CheckContext): Check[] {
         writes: false,
         arbitrary: (c) => validRequest(list, c.options.namePrefix),
         async predicate(c, planned) {
+          c.cover(list.operationId, 'credential', 'the valid key');
           const sent = await sendPlanned(c, 'auth', list, planned);
           expectStatus(sent, [200], `${list.operationId} with the valid key`);
           for (const order of [[c.options.apiKey, WRONG], [WRONG, c.options.apiKey]] as const) {
             // Two field lines, the key in one: sent by the client itself, as ctx.send sends one value per field.
             const headers = { accept: 'application/json', authorization: order.map((key) => `Bearer ${key}`) };
             const request = { method: list.method, path: planned.path, operationId: list.operationId, headers };
+            c.cover(list.operationId, 'credential', 'two Authorization fields');
             const twice = { request, response: await c.client.send('auth', request) };
             c.unspecified(
               {
@@ -122,6 +125,7 @@ export function authChecks(ctx: CheckContext): Check[] {
             );
           }
           for (const spelling of OPEN_SPELLINGS) {
+            c.cover(list.operationId, 'credential', spelling.label);
             const other = await sendPlanned(c, 'auth', list, planned, spelling.header(c.options.apiKey));
             c.unspecified(
               {
@@ -180,9 +184,10 @@ function existingItemCheck(op: OperationDescriptor): Check {
     examples: (c) => refusedAuthorizationExamples(c.options.apiKey),
     runs: () => 1,
     async predicate(c, auth) {
+      c.cover(op.operationId, 'credential', `${auth.label}, on a pet that exists`);
       if (path === undefined) {
         const id = await someExistingId(c, 'auth');
-        if (id === undefined) return;
+        if (id === undefined) throw new NothingToExercise('no pet exists to read (the target lists none, and --read-only creates none)');
         path = fillPath(op.path, Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, id])));
       }
       const gone = op.sunset !== undefined && c.targetNow() >= op.sunset.getTime();

@@ -22,7 +22,7 @@
 import fc from 'fast-check';
 import type { OperationDescriptor } from '../../spec/operations.js';
 import { fillPath, invalidBodyExamples, queryParameters, sampleValidBody } from '../arbitraries/requests.js';
-import { propertyCheck } from '../check.js';
+import { NothingToExercise, propertyCheck } from '../check.js';
 import type { Exchange, WireRequest, WireResponse } from '../client.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
 import { someExistingId } from './shared.js';
@@ -89,7 +89,7 @@ function keyInAnswersCheck(op: OperationDescriptor, observed: ReadonlyMap<string
     examples: (c) => probesOf(c, op, '1').map((_, i) => i),
     runs: () => 1,
     async predicate(c, index) {
-      if (c.options.apiKey.length < MIN_KEY_LENGTH) return;
+      if (c.options.apiKey.length < MIN_KEY_LENGTH) throw new NothingToExercise(`the API key is shorter than ${MIN_KEY_LENGTH} characters: too short to tell apart from ordinary text in an answer`);
       const seen = observed.get(op.operationId);
       if (seen) throw new Violation(`${keyLeak(c.options.apiKey, seen)!} (seen on a request of this run)`, seen);
       id ??= op.parameters.some((p) => p.in === 'path') ? ((await someExistingId(c, 'leaks')) ?? '1') : '1';
@@ -183,7 +183,7 @@ function nearMissCheck(op: OperationDescriptor): Check {
     runs: () => 1,
     async predicate(c) {
       const wrong = sameLengthWrongKeys(c.options.apiKey);
-      if ([...c.options.apiKey].length < 4) return;
+      if ([...c.options.apiKey].length < 4) throw new NothingToExercise('the API key is shorter than 4 characters: no near miss of it tells anything');
       id ??= op.parameters.some((p) => p.in === 'path') ? ((await someExistingId(c, 'leaks')) ?? '1') : '1';
       const path = fillPath(op.path, Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, id!])));
       const answers: { label: string; sent: Sent; refusal: ReturnType<typeof refusalOf> }[] = [];

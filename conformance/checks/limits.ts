@@ -2,7 +2,8 @@
  * limits (seed §4.1, §8): `limit` is at least 1, at most 100, 20 by default,
  * and a page never holds more pets than asked for. The bounds come from the
  * spec's page-size parameter. To make short pages meaningful the target is
- * first given more pets than the maximum page (within --max-writes).
+ * first given more pets than the maximum page (within --max-writes); under
+ * --read-only the same pages are read from whatever the target holds.
  */
 import fc from 'fast-check';
 import type { OperationDescriptor, ParameterDescriptor } from '../../spec/operations.js';
@@ -57,7 +58,9 @@ export function limitsChecks(ctx: CheckContext): Check[] {
     Object.fromEntries(filters.map((f) => [f.name, fc.constantFrom(...((f.schema['enum'] ?? []) as string[]))])),
     { requiredKeys: [] },
   ) as fc.Arbitrary<Record<string, string>>;
-  const base = { family: 'limits', operationId: op.operationId, seedSection: SECTION, writes: true } as const;
+  // They create pets only to fill the largest page; under --read-only they
+  // read whatever the target holds instead (ensurePopulation creates nothing).
+  const base = { family: 'limits', operationId: op.operationId, seedSection: SECTION, writes: false } as const;
 
   async function page(c: CheckContext, limit: bigint | undefined, filter: Record<string, string>) {
     await ensurePopulation(c, 'limits', op!, max);

@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import type { OperationDescriptor } from '../../spec/operations.js';
 import { fillPath, sampleValidBody, validBody } from '../arbitraries/requests.js';
-import { expectErrorBody, expectStatus, propertyCheck } from '../check.js';
+import { expectErrorBody, expectStatus, NothingToExercise, propertyCheck } from '../check.js';
 import { echoProblem } from '../knowledge.js';
 import type { JsonObject } from '../../src/json/index.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
@@ -52,6 +52,7 @@ type Sent = Awaited<ReturnType<CheckContext['send']>>;
 
 /** A body sent with exactly this Content-Type (null: none); the runner's send would set application/json. */
 async function sendBody(c: CheckContext, op: OperationDescriptor, contentType: string | null, text: string): Promise<Sent> {
+  c.cover(op.operationId, 'Content-Type', contentType ?? '(none)');
   const headers: Record<string, string> = { accept: 'application/json', authorization: c.client.authorization };
   if (contentType !== null) headers['content-type'] = contentType;
   const request = { method: op.method, path: op.path, operationId: op.operationId, body: text, headers };
@@ -138,7 +139,8 @@ function acceptCheck(op: OperationDescriptor): Check {
     runs: () => 1,
     async predicate(c, accept) {
       path ??= await readablePath(c, op);
-      if (path === undefined) return;
+      if (path === undefined) throw new NothingToExercise('no pet exists to read (the target lists none, and --read-only creates none)');
+      c.cover(op.operationId, 'Accept', accept ?? '(none)');
       const headers: Record<string, string> = { authorization: c.client.authorization, ...(accept === null ? {} : { accept }) };
       const request = { method: op.method, path, operationId: op.operationId, headers };
       const response = await c.client.send('media-types', request);

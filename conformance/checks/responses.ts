@@ -100,8 +100,10 @@ export function createResponseJudge(operations: readonly OperationDescriptor[], 
           operationId: op.operationId,
           title: `every answer of ${op.operationId} conforms to the spec (status, Content-Type, body, Error shape; never 5xx)`,
           runs: seen.get(op.operationId) ?? 0,
+          requests: seen.get(op.operationId) ?? 0,
           durationMs: 0,
         };
+        if (base.runs === 0) return { ...base, status: 'not run' as const, note: `no answer of ${op.operationId} was seen (no check sent it a request)` };
         if (failures.length === 0) return { ...base, status: 'passed' as const };
         const first = failures[0]!;
         const more = failures.length > 1 ? ` (and ${failures.length - 1} other kind${failures.length > 2 ? 's' : ''} of problem)` : '';

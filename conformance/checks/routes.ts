@@ -57,6 +57,7 @@ function spellingCheck(op: OperationDescriptor): Check {
     async predicate(c, [spelling, credential]) {
       id ??= await idFor(c, op);
       const actual = spellingsOf(op, id).find((s) => s.label === spelling.label) ?? spelling;
+      c.cover(op.operationId, 'route spelling', actual.label);
       const body = op.requestBody ? sampleValidBody(op, c.options.namePrefix, c.options.seed).text : undefined;
       const sent = await c.send('routes', {
         method: actual.method,

@@ -31,6 +31,7 @@ export function validationChecks(ctx: CheckContext): Check[] {
       writes: true,
       arbitrary: (c) => validBody(op, c.options.namePrefix),
       async predicate(c, body) {
+        c.cover(op.operationId, 'body', body.label);
         const { pet, sent } = await createPet(c, 'validation', body);
         const value = body.value as Record<string, unknown>;
         for (const field of sentFields) {
@@ -69,6 +70,7 @@ export function validationChecks(ctx: CheckContext): Check[] {
       arbitrary: (c) => invalidBody(op, c.options.namePrefix),
       examples: (c) => invalidBodyExamples(op, c.options.namePrefix, c.options.seed),
       async predicate(c, body) {
+        c.cover(op.operationId, 'body', body.label);
         const sent = await c.send('validation', { method: op.method, path: op.path, body: body.text, operationId: op.operationId });
         if (sent.response.status === 201 && isObject(sent.response.json)) c.knowledge.record(sent.response.json);
         expectStatus(sent, [400], `an invalid body (${body.label})`);

@@ -3,12 +3,20 @@
  * failure with its requirement, the minimal request, the response seen and
  * the command that replays it; then the advisories.
  */
-import { FAMILIES, type ConformanceResult, type Failure } from '../types.js';
-import { curlCommand, redactDeep } from './replay.js';
+import { countOutcomes, describeCounts, verdictOf } from '../outcomes.js';
+import { cut } from '../show.js';
+import type { Coverage } from '../coverage.js';
+import { FAMILIES, type CheckStatus, type ConformanceResult, type Failure } from '../types.js';
+import { curlCommand, redactDeep, rerunCommand } from './replay.js';
 
 const SHOWN_HEADERS = ['content-type', 'www-authenticate', 'allow', 'deprecation', 'sunset', 'link', 'date', 'location'];
 
-export function renderHuman(original: ConformanceResult, apiKey: string): string {
+export interface RenderOptions {
+  /** End the report with the coverage map (a failing run always shows it). */
+  readonly coverage?: boolean;
+}
+
+export function renderHuman(original: ConformanceResult, apiKey: string, options: RenderOptions = {}): string {
   const result = redactDeep(original, apiKey);
   const lines: string[] = [];
   const push = (line = '') => lines.push(line);
@@ -18,13 +26,9 @@ export function renderHuman(original: ConformanceResult, apiKey: string): string
   for (const family of FAMILIES) {
     const checks = result.checks.filter((c) => c.family === family);
     if (checks.length === 0) continue;
-    const failed = checks.filter((c) => c.status === 'failed').length;
-    const skipped = checks.filter((c) => c.status === 'skipped').length;
-    push(`${failed ? 'FAIL' : 'ok  '} ${family.padEnd(12)} ${checks.length - failed - skipped}/${checks.length} passed${skipped ? `, ${skipped} skipped` : ''}`);
-    for (const check of checks) {
-      const mark = check.status === 'passed' ? '  ✓' : check.status === 'failed' ? '  ✗' : '  -';
-      push(`${mark} ${check.operationId}: ${check.title}${check.note ? ` (${check.note})` : ''}`);
-    }
+    const counts = countOutcomes(checks);
+    push(`${counts.failed ? 'FAIL' : 'ok  '} ${family.padEnd(12)} ${describeCounts(counts)}`);
+    for (const check of checks) push(`  ${MARKS[check.status]} ${check.operationId}: ${check.title}${check.note ? ` (${check.status === 'not run' ? 'not run: ' : ''}${check.note})` : check.status === 'not run' ? ' (not run)' : ''}`);
   }
   if (result.failures.length) {
     push();
@@ -36,20 +40,26 @@ export function renderHuman(original: ConformanceResult, apiKey: string): string
     push(`${result.advisories.length} advisor${result.advisories.length === 1 ? 'y' : 'ies'} (the seed leaves these open; not failures${result.strict ? '' : ', --strict makes them requirements'}):`);
     for (const a of result.advisories) push(`  - [${a.family}] ${a.operationId}: ${a.observed}. This project: ${a.referenceBehaviour}. Seed: ${a.seed}`);
   }
+  if (options.coverage || !result.ok) {
+    push();
+    lines.push(...renderCoverage(result.coverage));
+  }
   push();
-  const failedChecks = result.checks.filter((c) => c.status === 'failed').length;
-  push(result.ok ? `PASS: ${result.checks.length} checks passed` : `FAIL: ${failedChecks} of ${result.checks.length} checks failed`);
+  push(`${verdictOf(result)}: ${describeCounts(result.counts)}`);
   return lines.join('\n') + '\n';
 }
+
+/** ✓ passed, ✗ failed, ! advisory (passed, with behaviour the seed leaves open), - skipped, ∅ not run. */
+const MARKS: Record<CheckStatus, string> = { passed: '✓', failed: '✗', advisory: '!', skipped: '-', 'not run': '∅' };
 
 /** `failure` and `result` are redacted; the replay line is built from the original request and target, the key read from the environment. */
 function renderFailure(failure: Failure, original: Failure, index: number, result: ConformanceResult, target: string, apiKey: string): string[] {
   const out = [`${index}) [${failure.family}] ${failure.operationId}: ${failure.message}${failure.occurrences && failure.occurrences > 1 ? ` (seen ${failure.occurrences} times)` : ''}`];
   out.push(`   requirement (${failure.seedSection}): ${failure.requirement}`);
-  if (failure.counterexample !== undefined) out.push(`   minimal input: ${truncate(failure.counterexample, 400)}`);
+  if (failure.counterexample !== undefined) out.push(`   minimal input: ${cut(failure.counterexample, 400)}`);
   if (failure.request) {
     out.push(`   request: ${failure.request.method} ${failure.request.path}`);
-    if (failure.request.body !== undefined) out.push(`            body ${truncate(JSON.stringify(failure.request.body), 400)}`);
+    if (failure.request.body !== undefined) out.push(`            body ${cut(JSON.stringify(failure.request.body), 400)}`);
     const auth = failure.request.headers['authorization'];
     out.push(`            Authorization: ${auth === undefined ? '(none)' : JSON.stringify(auth)}`);
   }
@@ -59,13 +69,20 @@ function renderFailure(failure: Failure, original: Failure, index: number, resul
       const value = failure.response.headers[name];
       if (value !== undefined) out.push(`            ${name}: ${value}`);
     }
-    out.push(`            body ${failure.response.text === '' ? '(empty)' : truncate(failure.response.text, 600)}`);
+    out.push(`            body ${failure.response.text === '' ? '(empty)' : cut(failure.response.text, 600)}`);
   }
   if (original.request) out.push(`   replay: ${curlCommand(target, original.request, apiKey)}`);
-  if (failure.seed !== undefined) out.push(`   rerun:  petstore conform --base-url ${result.target} --api-key "$PETSTORE_API_KEY" --checks ${failure.checkId} --seed ${failure.seed}`);
+  if (failure.seed !== undefined) out.push(`   rerun:  ${rerunCommand(result.target, failure.checkId, failure.seed)}`);
   return out;
 }
 
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
+/** The coverage map as a compact table: one block per operation, its statuses and the classes of input tried. */
+function renderCoverage(coverage: Coverage): string[] {
+  const out = ['coverage (what the run actually sent and saw):'];
+  for (const op of coverage.operations) {
+    const statuses = op.statuses.map((s) => `${s.status}${s.declared ? '' : ' (undeclared)'} ×${s.count}`).join(', ') || 'none';
+    out.push(`  ${op.operationId.padEnd(10)} ${op.method} ${op.path}: ${op.requests} requests; statuses ${statuses}; declared, never seen: ${op.neverObserved.join(', ') || '—'}`);
+    for (const input of op.inputs) out.push(`    ${input.dimension}: ${input.classes.map((c) => `${c.value} ×${c.count}`).join(', ')}`);
+  }
+  return out;
 }

@@ -4,6 +4,8 @@
  * The API key is removed from every report.
  */
 import type { CheckOutcome, ConformanceResult } from '../types.js';
+import { describeCounts, verdictOf } from '../outcomes.js';
+import { cut } from '../show.js';
 import { curlCommand, redactDeep } from './replay.js';
 
 export function renderJson(result: ConformanceResult, apiKey: string): string {
@@ -19,7 +21,7 @@ function failureText(check: CheckOutcome, original: CheckOutcome, result: Confor
     `${f.message}`,
     `requirement (${f.seedSection}): ${f.requirement}`,
     f.counterexample !== undefined ? `minimal input: ${f.counterexample}` : '',
-    f.response ? `response: ${f.response.status} ${f.response.text.slice(0, 500)}` : '',
+    f.response ? `response: ${f.response.status} ${cut(f.response.text, 500)}` : '',
     request ? `replay: ${curlCommand(result.target, request, apiKey)}` : '',
   ]
     .filter(Boolean)
@@ -32,7 +34,9 @@ export function renderTap(original: ConformanceResult, apiKey: string): string {
   result.checks.forEach((check, i) => {
     const name = `${check.id} - ${check.title}`.replace(/#/g, '\\#');
     if (check.status === 'skipped') lines.push(`ok ${i + 1} - ${name} # SKIP ${check.note ?? ''}`);
+    else if (check.status === 'not run') lines.push(`ok ${i + 1} - ${name} # SKIP not run: ${check.note ?? 'nothing to exercise'}`);
     else if (check.status === 'passed') lines.push(`ok ${i + 1} - ${name}`);
+    else if (check.status === 'advisory') lines.push(`ok ${i + 1} - ${name}`, '# advisory: it passed, and saw behaviour the seed leaves open (see the advisories below)');
     else {
       lines.push(`not ok ${i + 1} - ${name}`, '  ---');
       for (const line of failureText(check, original.checks[i] as CheckOutcome, original, apiKey).split('\n')) lines.push(`  # ${line}`);
@@ -40,6 +44,7 @@ export function renderTap(original: ConformanceResult, apiKey: string): string {
     }
   });
   for (const a of result.advisories) lines.push(`# advisory [${a.family}] ${a.operationId}: ${a.observed}`);
+  lines.push(`# ${verdictOf(result)}: ${describeCounts(result.counts)}`);
   return lines.join('\n') + '\n';
 }
 
@@ -59,20 +64,31 @@ function xml(text: string): string {
 export function renderJunit(original: ConformanceResult, apiKey: string): string {
   const result = redactDeep(original, apiKey);
   const families = [...new Set(result.checks.map((c) => c.family))];
-  const failures = result.checks.filter((c) => c.status === 'failed').length;
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="petstore conform" tests="${result.checks.length}" failures="${failures}" time="${(result.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="petstore conform" tests="${result.checks.length}" failures="${result.counts.failed}" skipped="${result.counts.skipped + result.counts['not run']}" time="${(result.durationMs / 1000).toFixed(3)}">`,
   ];
   for (const family of families) {
     const checks = result.checks.filter((c) => c.family === family);
     out.push(
-      `  <testsuite name="${xml(family)}" tests="${checks.length}" failures="${checks.filter((c) => c.status === 'failed').length}" skipped="${checks.filter((c) => c.status === 'skipped').length}">`,
+      `  <testsuite name="${xml(family)}" tests="${checks.length}" failures="${checks.filter((c) => c.status === 'failed').length}" skipped="${checks.filter((c) => c.status === 'skipped' || c.status === 'not run').length}">`,
     );
+    // The coverage of the operations this suite's checks concern, as properties (JUnit's place for data about a run).
+    const properties: string[] = [];
+    for (const op of result.coverage.operations.filter((o) => checks.some((c) => c.operationId.split('+').includes(o.operationId)))) {
+      const property = (name: string, value: string | number) => properties.push(`      <property name="${xml(`coverage.${op.operationId}.${name}`)}" value="${xml(String(value))}"/>`);
+      property('requests', op.requests);
+      for (const s of op.statuses) property(`status.${s.status}`, `${s.count}${s.declared ? '' : ' (undeclared)'}`);
+      property('declared-never-seen', op.neverObserved.join(', ') || 'none');
+      for (const input of op.inputs) property(`input.${input.dimension}`, input.classes.map((c) => `${c.value} ×${c.count}`).join('; '));
+    }
+    if (properties.length) out.push('    <properties>', ...properties, '    </properties>');
     for (const check of checks) {
       const originalCheck = original.checks[result.checks.indexOf(check)] as CheckOutcome;
       out.push(`    <testcase classname="${xml(`${family}.${check.operationId}`)}" name="${xml(check.title)}" time="${(check.durationMs / 1000).toFixed(3)}">`);
       if (check.status === 'skipped') out.push(`      <skipped message="${xml(check.note ?? '')}"/>`);
+      if (check.status === 'not run') out.push(`      <skipped message="${xml(`not run: ${check.note ?? 'nothing to exercise'}`)}"/>`);
+      if (check.status === 'advisory') out.push('      <system-out>advisory: it passed, and saw behaviour the seed leaves open (see the advisories of the run)</system-out>');
       if (check.failure) out.push(`      <failure message="${xml(check.failure.message)}">${xml(failureText(check, originalCheck, original, apiKey))}</failure>`);
       out.push('    </testcase>');
     }

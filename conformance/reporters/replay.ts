@@ -25,6 +25,11 @@ export function curlCommand(baseUrl: string, request: WireRequest, apiKey: strin
   return parts.join(' ');
 }
 
+/** The command that runs the failing check again with the seed that found it (the key from the environment). */
+export function rerunCommand(target: string, checkId: string, seed: number): string {
+  return `petstore conform --base-url ${target} --api-key "$${KEY_VARIABLE}" --checks ${checkId} --seed ${seed}`;
+}
+
 /** Replaces every occurrence of the key, and of each form of it that gives it away, in `text`. */
 export function redact(text: string, apiKey: string): string {
   return splitKeyForms(text, apiKey)
@@ -40,7 +45,7 @@ const WIRE_RECORDS = new Set(['headers', 'json']);
  * spec, never from what was sent or received: they cannot hold the key, and
  * redacting them would garble them for a key short enough to occur in words.
  */
-const SUITE_TEXT = new Set(['id', 'checkId', 'family', 'operationId', 'title', 'requirement', 'seedSection', 'status', 'decision', 'seed', 'referenceBehaviour']);
+const SUITE_TEXT = new Set(['id', 'checkId', 'family', 'operationId', 'title', 'requirement', 'seedSection', 'status', 'decision', 'seed', 'referenceBehaviour', 'coverage']);
 
 /**
  * A copy of `value` with the key removed from every string in it but the

@@ -8,18 +8,29 @@ import { Command, Option } from '@commander-js/extra-typings';
 import { defaultRunOptions } from '../../conformance/defaults.js';
 import { FAMILIES, type ConformanceResult, type Family, type ProgressEvent } from '../../conformance/types.js';
 import { UsageError, type CliIo } from './io.js';
-import { parseInteger } from './options.js';
+import { describeCounts, verdictOf } from '../../conformance/outcomes.js';
+import { collect, parseInteger } from './options.js';
 
-type Renderer = (result: ConformanceResult, apiKey: string) => string;
+type Renderer = (result: ConformanceResult, apiKey: string, options?: { coverage?: boolean }) => string;
+
+const REPORTERS = ['human', 'tap', 'junit', 'json', 'html'] as const;
+type ReporterName = (typeof REPORTERS)[number];
+
+/** One report of the run: its format, and its file (undefined: stdout). */
+interface ReportTarget {
+  readonly reporter: ReporterName;
+  readonly file?: string;
+}
 
 /** The suite is imported only when it runs, so that `petstore serve` starts fast. */
 async function loadSuite() {
-  const [{ runConformance, TargetUnreachableError }, { renderHuman }, { renderJson, renderJunit, renderTap }] = await Promise.all([
+  const [{ runConformance, TargetUnreachableError }, { renderHuman }, { renderJson, renderJunit, renderTap }, { renderHtml }] = await Promise.all([
     import('../../conformance/index.js'),
     import('../../conformance/reporters/human.js'),
     import('../../conformance/reporters/machine.js'),
+    import('../../conformance/reporters/html.js'),
   ]);
-  const renderers: Record<'human' | 'tap' | 'junit' | 'json', Renderer> = { human: renderHuman, tap: renderTap, junit: renderJunit, json: renderJson };
+  const renderers: Record<ReporterName, Renderer> = { human: renderHuman, tap: renderTap, junit: renderJunit, json: renderJson, html: renderHtml };
   return { runConformance, TargetUnreachableError, renderers };
 }
 
@@ -36,8 +47,9 @@ export function conformCommand(io: CliIo) {
     .option('--runs <n>', 'generated cases per property', parseInteger(1, 100_000), defaultRunOptions.runs)
     .option('--checks <list>', `families or check ids to run, comma-separated (${FAMILIES.join(', ')})`, parseList)
     .option('--skip-checks <list>', 'families to leave out, comma-separated', parseList)
-    .addOption(new Option('--reporter <name>', 'report format').choices(['human', 'tap', 'junit', 'json'] as const).default('human' as const))
-    .option('-o, --output <file>', 'write the report to a file (stdout keeps a one-line summary)')
+    .option('--reporter <name[:file]>', `report format (${REPORTERS.join(', ')}), to stdout or to a file; repeat it for several reports of one run`, collect)
+    .option('-o, --output <file>', 'write a report to a file, paired in order with the --reporter options that name no file (stdout keeps the summary)', collect)
+    .option('--coverage', 'end the human report with the coverage map (always shown when a run fails)', false)
     .option('--strict', "also require this project's documented decisions where the seed leaves behaviour open", false)
     .option('--read-only', 'only checks that create nothing', false)
     .option('--max-writes <n>', 'most POST requests the run may send', parseInteger(0, 10_000_000), defaultRunOptions.maxWrites)
@@ -58,6 +70,7 @@ export function conformCommand(io: CliIo) {
       }
       if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') throw new UsageError('--base-url must be http: or https:');
       const { families, checkIds } = selection(options.checks, options.skipChecks);
+      const reports = reportTargets(options.reporter ?? [], options.output ?? []);
       const { runConformance, TargetUnreachableError, renderers } = await loadSuite();
       const progress = !options.quiet && io.stdout.isTTY === true ? createProgress(io) : undefined;
       let result;
@@ -85,13 +98,49 @@ export function conformCommand(io: CliIo) {
         throw error;
       }
       progress?.done();
-      const report = renderers[options.reporter](result, apiKey);
-      if (options.output) {
-        writeFileSync(options.output, report);
-        io.stdout.write(`${result.ok ? 'PASS' : 'FAIL'}: ${result.failures.length} failures, ${result.advisories.length} advisories, seed ${result.seed}; report in ${options.output}\n`);
-      } else io.stdout.write(report);
+      for (const { reporter, file } of reports) {
+        const report = renderers[reporter](result, apiKey, { coverage: options.coverage });
+        if (file) writeFileSync(file, report);
+        else io.stdout.write(report);
+      }
+      const files = reports.filter((r) => r.file !== undefined);
+      if (files.length === reports.length) {
+        io.stdout.write(
+          `${result.ok ? 'PASS' : 'FAIL'}: ${result.failures.length} failures, ${result.advisories.length} advisories, seed ${result.seed}; report in ${files.map((r) => `${r.file} (${r.reporter})`).join(', ')}\n` +
+            `${verdictOf(result)}: ${describeCounts(result.counts)}\n`,
+        );
+      }
+      if (result.ok && result.exercised === 0) {
+        throw new UsageError(`nothing was tested: ${describeCounts(result.counts)} (${nothingTestedReason(result)})`);
+      }
       process.exitCode = result.ok ? 0 : 1;
     });
+}
+
+/**
+ * `--reporter name` or `--reporter name:file`, repeated; each `--output`
+ * gives a file, in order, to the reporters that name none. At most one report
+ * goes to stdout; with none given, the human report does.
+ */
+export function reportTargets(reporters: readonly string[], outputs: readonly string[]): ReportTarget[] {
+  const files = [...outputs];
+  const targets = (reporters.length ? reporters : ['human']).map((spec): ReportTarget => {
+    const colon = spec.indexOf(':');
+    const name = colon === -1 ? spec : spec.slice(0, colon);
+    if (!(REPORTERS as readonly string[]).includes(name)) throw new UsageError(`--reporter ${spec}: the reporters are ${REPORTERS.join(', ')}`);
+    const file = colon === -1 ? files.shift() : spec.slice(colon + 1);
+    if (file === '') throw new UsageError(`--reporter ${spec}: no file after the colon`);
+    return { reporter: name as ReporterName, ...(file !== undefined ? { file } : {}) };
+  });
+  if (files.length > 0) throw new UsageError(`--output ${files[0]}: no --reporter left to write it (give one --reporter per --output)`);
+  if (targets.filter((t) => t.file === undefined).length > 1) throw new UsageError('only one report can go to stdout: give the others a file (--reporter name:file or --output)');
+  return targets;
+}
+
+/** Why a run that failed nothing exercised nothing either. */
+function nothingTestedReason(result: ConformanceResult): string {
+  const reasons = [...new Set(result.checks.map((c) => c.note).filter((n): n is string => n !== undefined))];
+  return reasons.length ? reasons.slice(0, 3).join('; ') : 'no check was selected';
 }
 
 /** `--checks`/`--skip-checks` entries are family names or check-id prefixes. */

@@ -1,0 +1,134 @@
+/**
+ * The report for people, as one self-contained HTML file: a CI artifact
+ * viewer or a browser opens it as it is, with no network access (no script,
+ * font or style from elsewhere; the little style it has is inline). The
+ * summary, each failure with its requirement, request, response, replay and
+ * rerun lines, the advisories, what was skipped or not run and why, every
+ * check, and the coverage map. The key is removed as in every report.
+ */
+import type { Coverage } from '../coverage.js';
+import { describeCounts, verdictOf } from '../outcomes.js';
+import { cut } from '../show.js';
+import { CHECK_STATUSES, type CheckOutcome, type ConformanceResult, type Failure } from '../types.js';
+import { curlCommand, redactDeep, rerunCommand } from './replay.js';
+
+const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+const STYLE = `
+:root { color-scheme: light dark; --fail: #c62828; --pass: #2e7d32; --warn: #b26a00; --muted: #666; --line: #ccc8; }
+* { box-sizing: border-box; }
+body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto; padding: 1rem; max-width: 70rem; }
+h1 { font-size: 1.4rem; margin: 0 0 .25rem; } h2 { font-size: 1.15rem; margin: 2rem 0 .5rem; border-bottom: 1px solid var(--line); }
+.verdict { display: inline-block; padding: .1rem .6rem; border-radius: .3rem; color: #fff; font-weight: 700; }
+.verdict.PASS { background: var(--pass); } .verdict.FAIL { background: var(--fail); } .verdict.NOTHING { background: var(--warn); }
+.counts { display: flex; flex-wrap: wrap; gap: .5rem; margin: .75rem 0; padding: 0; list-style: none; }
+.counts li { border: 1px solid var(--line); border-radius: .3rem; padding: .25rem .6rem; }
+.counts b { font-size: 1.2rem; }
+.meta { color: var(--muted); overflow-wrap: anywhere; }
+.failure { border-left: 4px solid var(--fail); padding: .25rem .75rem; margin: 1rem 0; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #8881; padding: .5rem; border-radius: .3rem; margin: .25rem 0; font-size: .85rem; }
+table { border-collapse: collapse; width: 100%; } td, th { text-align: left; vertical-align: top; padding: .3rem .4rem; border-bottom: 1px solid var(--line); }
+.status-failed { color: var(--fail); font-weight: 700; } .status-passed { color: var(--pass); } .status-advisory { color: var(--warn); }
+.status-skipped, .status-not-run { color: var(--muted); }
+.never { color: var(--fail); font-weight: 700; } .undeclared { color: var(--warn); }
+.scroll { overflow-x: auto; }
+@media (max-width: 40rem) { body { font-size: 14px; padding: .5rem; } td, th { padding: .25rem; } .hide-narrow { display: none; } }
+`;
+
+export function renderHtml(original: ConformanceResult, apiKey: string): string {
+  const result = redactDeep(original, apiKey);
+  const verdict = verdictOf(result);
+  const body = [
+    `<h1>petstore conform <span class="verdict ${verdict.split(' ')[0]}">${verdict}</span></h1>`,
+    `<p class="meta">${escape(result.target)} · seed ${result.seed}${result.strict ? ' · --strict' : ''} · ${result.requests} requests (${result.writes} writes) in ${(result.durationMs / 1000).toFixed(1)} s · started ${escape(result.startedAt)}${result.targetDate ? ` · target clock ${escape(result.targetDate)}` : ''}</p>`,
+    `<ul class="counts" id="counts">${CHECK_STATUSES.map((s) => `<li class="status-${s.replace(' ', '-')}" data-status="${s}"><b>${result.counts[s]}</b> ${s}</li>`).join('')}</ul>`,
+    `<p>${escape(describeCounts(result.counts))}</p>`,
+    failuresSection(result, original, apiKey),
+    advisoriesSection(result),
+    setAsideSection(result.checks),
+    checksSection(result.checks),
+    coverageSection(result.coverage),
+  ].join('\n');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>petstore conform: ${verdict}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+function failuresSection(result: ConformanceResult, original: ConformanceResult, apiKey: string): string {
+  if (result.failures.length === 0) return '<h2 id="failures">Failures</h2><p>None.</p>';
+  const items = result.failures.map((f, i) => failureBlock(f, original.failures[i] as Failure, i + 1, result, original.target, apiKey));
+  return `<h2 id="failures">Failures (${result.failures.length})</h2>\n${items.join('\n')}`;
+}
+
+/** `failure` is redacted; the replay line is built from the original request, the key read from the environment. */
+function failureBlock(failure: Failure, original: Failure, index: number, result: ConformanceResult, target: string, apiKey: string): string {
+  const parts = [
+    `<section class="failure" data-check="${escape(failure.checkId)}">`,
+    `<h3>${index}) [${escape(failure.family)}] ${escape(failure.operationId)}: ${escape(failure.message)}${failure.occurrences && failure.occurrences > 1 ? ` (seen ${failure.occurrences} times)` : ''}</h3>`,
+    `<p><b>Requirement</b> (${escape(failure.seedSection)}): ${escape(failure.requirement)}</p>`,
+  ];
+  if (failure.counterexample !== undefined) parts.push(`<p><b>Minimal input</b></p><pre>${escape(cut(failure.counterexample, 2000))}</pre>`);
+  if (failure.request) {
+    const headers = Object.entries(failure.request.headers).flatMap(([name, values]) => [values].flat().map((v) => `${name}: ${v}`));
+    parts.push(`<p><b>Request</b></p><pre>${escape([`${failure.request.method} ${failure.request.path}`, ...headers, ...(failure.request.body !== undefined ? ['', cut(failure.request.body, 4000)] : [])].join('\n'))}</pre>`);
+  }
+  if (failure.response) {
+    const headers = Object.entries(failure.response.headers).map(([name, value]) => `${name}: ${value}`);
+    parts.push(`<p><b>Response</b></p><pre>${escape([String(failure.response.status), ...headers, '', failure.response.text === '' ? '(empty body)' : cut(failure.response.text, 4000)].join('\n'))}</pre>`);
+  }
+  if (original.request) parts.push(`<p><b>Replay</b></p><pre class="replay">${escape(curlCommand(target, original.request, apiKey))}</pre>`);
+  if (failure.seed !== undefined) parts.push(`<p><b>Rerun</b></p><pre class="rerun">${escape(rerunCommand(result.target, failure.checkId, failure.seed))}</pre>`);
+  parts.push('</section>');
+  return parts.join('\n');
+}
+
+function advisoriesSection(result: ConformanceResult): string {
+  if (result.advisories.length === 0) return '';
+  const rows = result.advisories.map(
+    (a) => `<li><b>[${escape(a.family)}] ${escape(a.operationId)}</b>: ${escape(a.observed)}. <i>This project:</i> ${escape(a.referenceBehaviour)}. <i>Seed:</i> ${escape(a.seed)}</li>`,
+  );
+  return `<h2 id="advisories">Advisories (${result.advisories.length})</h2>\n<p>The seed leaves these open: not failures${result.strict ? '' : '; --strict makes them requirements'}.</p>\n<ul>${rows.join('\n')}</ul>`;
+}
+
+function setAsideSection(checks: readonly CheckOutcome[]): string {
+  const aside = checks.filter((c) => c.status === 'skipped' || c.status === 'not run');
+  if (aside.length === 0) return '';
+  const rows = aside.map((c) => `<tr><td class="status-${c.status.replace(' ', '-')}">${c.status}</td><td>${escape(c.id)}</td><td>${escape(c.note ?? '')}</td></tr>`);
+  return `<h2 id="set-aside">Skipped and not run (${aside.length})</h2>\n<div class="scroll"><table><thead><tr><th>outcome</th><th>check</th><th>why</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+}
+
+function checksSection(checks: readonly CheckOutcome[]): string {
+  const rows = checks.map(
+    (c) =>
+      `<tr data-check="${escape(c.id)}"><td class="status-${c.status.replace(' ', '-')}">${c.status}</td><td>${escape(c.family)}</td><td>${escape(c.operationId)}: ${escape(c.title)}${c.note ? ` <span class="meta">(${escape(c.note)})</span>` : ''}</td><td class="hide-narrow">${c.requests ?? ''}</td></tr>`,
+  );
+  return `<h2 id="checks">Checks (${checks.length})</h2>\n<div class="scroll"><table><thead><tr><th>outcome</th><th>family</th><th>requirement</th><th class="hide-narrow">requests</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+}
+
+function coverageSection(coverage: Coverage): string {
+  const blocks = coverage.operations.map((op) => {
+    const statuses = op.statuses.map((s) => `<span class="${s.declared ? '' : 'undeclared'}">${s.status}${s.declared ? '' : ' (undeclared)'} ×${s.count}</span>`).join(', ') || 'none';
+    const never = op.neverObserved.length ? `<span class="never">${op.neverObserved.join(', ')}</span>` : '—';
+    const inputs = op.inputs.map((i) => `<tr><td>${escape(i.dimension)}</td><td>${i.classes.map((c) => `${escape(c.value)} ×${c.count}`).join(', ')}</td></tr>`).join('');
+    return [
+      `<h3 id="coverage-${escape(op.operationId)}">${escape(op.operationId)} <span class="meta">${escape(op.method)} ${escape(op.path)}</span></h3>`,
+      `<div class="scroll"><table class="coverage" data-operation="${escape(op.operationId)}"><tbody>`,
+      `<tr><th>requests</th><td class="requests">${op.requests}</td></tr>`,
+      `<tr><th>statuses seen</th><td>${statuses}</td></tr>`,
+      `<tr><th>declared, never seen</th><td>${never}</td></tr>`,
+      inputs,
+      '</tbody></table></div>',
+    ].join('\n');
+  });
+  return `<h2 id="coverage">Coverage</h2>\n<p>What the run actually sent and saw, per operation.</p>\n${blocks.join('\n')}`;
+}
