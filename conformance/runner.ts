@@ -5,18 +5,9 @@
  * are sequential so that its shrinking is deterministic for a given seed.
  */
 import { operations as specOperations, type OperationDescriptor } from '../spec/operations.js';
-import { authChecks } from './checks/auth.js';
-import { concurrencyChecks } from './checks/concurrency.js';
-import { deprecationChecks } from './checks/deprecation.js';
-import { leaksChecks } from './checks/leaks.js';
-import { limitsChecks } from './checks/limits.js';
-import { mediaTypeChecks } from './checks/media-types.js';
-import { notFoundChecks } from './checks/not-found.js';
+import { CHECK_BUILDERS } from './checks/index.js';
 import { createResponseJudge } from './checks/responses.js';
-import { routesChecks } from './checks/routes.js';
 import { listOperation } from './checks/shared.js';
-import { stateChecks } from './checks/state.js';
-import { validationChecks } from './checks/validation.js';
 import { createClient, joinUrl, TargetUnreachableError, TransportError, type WireRequest, type WireResponse } from './client.js';
 import { Knowledge } from './knowledge.js';
 import { runPool } from './pool.js';
@@ -24,7 +15,7 @@ import { createCoverage } from './coverage.js';
 import { createOracle } from './oracle.js';
 import { defaultRunOptions } from './defaults.js';
 import { countOutcomes } from './outcomes.js';
-import { Violation, type Advisory, type Check, type CheckContext, type CheckOutcome, type ConformanceResult, type Failure, type RunOptions } from './types.js';
+import { FAMILIES, Violation, type Advisory, type Check, type CheckContext, type CheckOutcome, type ConformanceResult, type Failure, type RunOptions } from './types.js';
 
 export { defaultRunOptions };
 
@@ -33,7 +24,6 @@ export type ConformanceOptions = Partial<RunOptions> & Pick<RunOptions, 'baseUrl
   operations?: readonly OperationDescriptor[];
 };
 
-const FAMILY_BUILDERS = [authChecks, validationChecks, limitsChecks, notFoundChecks, deprecationChecks, stateChecks, routesChecks, mediaTypeChecks, concurrencyChecks, leaksChecks];
 
 export async function runConformance(input: ConformanceOptions): Promise<ConformanceResult> {
   const options: RunOptions = {
@@ -95,7 +85,8 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
 
   try {
     await preflight(ctx);
-    const checks = FAMILY_BUILDERS.flatMap((build) => build(ctx)).filter((check) => options.families.includes(check.family))
+    const checks = FAMILIES.filter((family) => options.families.includes(family))
+      .flatMap((family) => CHECK_BUILDERS[family](ctx))
       .filter((check) => options.checkIds.length === 0 || options.checkIds.some((id) => check.id.startsWith(id)));
     const outcomes = await runPool(checks, Math.max(1, Math.min(options.concurrency, 8)), async (check) => {
       options.onProgress?.({ type: 'check-start', check: check.id, family: check.family });

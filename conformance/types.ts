@@ -7,25 +7,48 @@ import type { Client, Exchange, WireRequest, WireResponse } from './client.js';
 import type { Coverage } from './coverage.js';
 import type { Knowledge } from './knowledge.js';
 
-// Also the order checks start in: the families that create what later ones
-// read come first, and the probes that only expect refusals (while a broken
-// target might still create) last, so a small --max-writes goes to real pets.
-export const FAMILIES = ['auth', 'validation', 'limits', 'not-found', 'deprecation', 'responses', 'state', 'routes', 'media-types', 'concurrency', 'leaks'] as const;
-export type Family = (typeof FAMILIES)[number];
+/**
+ * The families of checks, each declared once, here: its id and what it
+ * requires. The order is also the order checks start in: the families that
+ * create what later ones read come first, and the probes that only expect
+ * refusals (while a broken target might still create) last, so that a small
+ * --max-writes goes to real pets. Each family's checks are built by the
+ * builder of the same id in checks/index.ts (the compiler requires one per
+ * family), and a test fails for a family whose run has no check.
+ */
+export const FAMILY_TABLE = [
+  { id: 'auth', description: 'Missing, empty, malformed or wrong credentials get 401 with an Error body on every operation, before validation and lookup; a valid key is never refused.' },
+  { id: 'validation', description: 'Every class of invalid NewPet body gets 400 with an Error body; every valid body gets 201 with the created Pet.' },
+  { id: 'limits', description: 'listPets returns at most `limit` pets (1..100, default 20), and a short page holds every matching pet.' },
+  { id: 'not-found', description: 'getPet answers an int64 id with its Pet or 404 with an Error body.' },
+  { id: 'deprecation', description: "getPet keeps working before its removal date (by the target's own clock) and signals its deprecation with well-formed headers." },
+  { id: 'responses', description: 'Every response has a declared status, a JSON Content-Type and a body that matches the spec; no 5xx ever.' },
+  { id: 'state', description: 'Model-based runs of create/get/list: created pets are retrievable unchanged, ids are unique, filters and short pages are exact.' },
+  {
+    id: 'routes',
+    description:
+      'Without a valid key, no spelling of a route that a router may fold into the operation (trailing slash, letter case, percent-encoding, dot segments, doubled slashes, matrix parameter, format suffix, empty query, HEAD) serves pets or creates one.',
+  },
+  {
+    id: 'media-types',
+    description:
+      'A NewPet sent as application/json with any parameters or letter case is created; another media type is refused with an Error body (accepting it is an advisory); every Accept that allows JSON gets JSON.',
+  },
+  {
+    id: 'concurrency',
+    description: 'Bursts of simultaneous creates (identical bodies too) give distinct ids and pets retrievable with exactly their own fields; lists read during a burst are valid pages.',
+  },
+  {
+    id: 'leaks',
+    description: 'No answer gives the API key away (in an Error message or a header); every wrong key gets 401, and a refusal that tells how close a wrong key came is an advisory.',
+  },
+] as const;
 
-export const FAMILY_DESCRIPTIONS: Record<Family, string> = {
-  auth: 'Missing, empty, malformed or wrong credentials get 401 with an Error body on every operation, before validation and lookup; a valid key is never refused.',
-  routes: 'Without a valid key, no spelling of a route that a router may fold into the operation (trailing slash, letter case, percent-encoding, dot segments, doubled slashes, matrix parameter, empty query, HEAD) serves pets or creates one.',
-  validation: 'Every class of invalid NewPet body gets 400 with an Error body; every valid body gets 201 with the created Pet.',
-  'media-types': 'A NewPet sent as application/json with any parameters or letter case is created; another media type is refused with an Error body (accepting it is an advisory); every Accept that allows JSON gets JSON.',
-  limits: 'listPets returns at most `limit` pets (1..100, default 20), and a short page holds every matching pet.',
-  'not-found': 'getPet answers an int64 id with its Pet or 404 with an Error body.',
-  deprecation: "getPet keeps working before its removal date (by the target's own clock) and signals its deprecation with well-formed headers.",
-  responses: 'Every response has a declared status, a JSON Content-Type and a body that matches the spec; no 5xx ever.',
-  state: 'Model-based runs of create/get/list: created pets are retrievable unchanged, ids are unique, filters and short pages are exact.',
-  concurrency: 'Bursts of simultaneous creates (identical bodies too) give distinct ids and pets retrievable with exactly their own fields; lists read during a burst are valid pages.',
-  leaks: 'No answer gives the API key away (in an Error message or a header); every wrong key gets 401, and a refusal that tells how close a wrong key came is an advisory.',
-};
+export type Family = (typeof FAMILY_TABLE)[number]['id'];
+
+export const FAMILIES: readonly Family[] = FAMILY_TABLE.map((f) => f.id);
+
+export const FAMILY_DESCRIPTIONS = Object.fromEntries(FAMILY_TABLE.map((f) => [f.id, f.description])) as Record<Family, string>;
 
 /** A broken requirement, thrown from a check with the exchange that shows it. */
 export class Violation extends Error {
