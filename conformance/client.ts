@@ -7,7 +7,7 @@
  * family validates each one) and counted.
  */
 import { Agent, errors as undiciErrors } from 'undici';
-import { parseJsonBytes, type JsonValue } from '../src/json/index.js';
+import { parseJsonBytes, type JsonValue } from '../spec/json/index.js';
 
 export interface WireRequest {
   readonly method: string;

@@ -5,7 +5,7 @@
  * lists may come in any order and ids may be any int64.
  */
 import { componentSchema } from '../spec/operations.js';
-import { stringifyJson, type JsonObject, type JsonValue } from '../src/json/index.js';
+import { stringifyJson, type JsonObject, type JsonValue } from '../spec/json/index.js';
 
 export interface CreatedPet {
   /** The id as exact digits. */

@@ -22,8 +22,8 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { openapi } from '../spec/openapi.js';
 import type { OperationDescriptor } from '../spec/operations.js';
-import type { JsonValue } from '../src/json/index.js';
-import { compileSchema, type Validator } from '../src/schema/validate.js';
+import type { JsonValue } from '../spec/json/index.js';
+import { compileSchema, type Validator } from '../spec/schema/validate.js';
 import type { WireResponse } from './client.js';
 
 export interface Oracle {

@@ -4,7 +4,7 @@
  *
  * int64 fields are `bigint`: a JavaScript number cannot hold every int64
  * (9007199254740993 becomes 9007199254740992), and both halves of the project
- * carry ids and categoryIds exactly (see `src/json`).
+ * carry ids and categoryIds exactly (see `spec/json`).
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import type { openapi } from './openapi.js';

@@ -6,7 +6,7 @@ import { createServer, type ServerOptions } from './server/index.js';
 
 export { createServer, errorCatalog } from './server/index.js';
 export type { ServerOptions, PetstoreServer, ErrorCode } from './server/index.js';
-export { parseJson, stringifyJson } from './json/index.js';
+export { parseJson, stringifyJson } from '../spec/json/index.js';
 export type { Pet, NewPet, PetStatus, ErrorBody } from '../spec/types.js';
 export { openapi } from '../spec/openapi.js';
 

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import type { OperationDescriptor, ParameterDescriptor, Schema } from '../../spec/operations.js';
-import { stringifyJson, type JsonObject, type JsonValue } from '../../src/json/index.js';
+import { stringifyJson, type JsonObject, type JsonValue } from '../../spec/json/index.js';
 import { basicCredentials, replaceMiddle, swapCase } from '../key-forms.js';
 import { integerArbitrary, integerRange, invalidValues, objectArbitrary, valueArbitrary } from './schema.js';
 

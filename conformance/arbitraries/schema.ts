@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import type { Schema } from '../../spec/operations.js';
-import type { JsonObject, JsonValue } from '../../src/json/index.js';
+import type { JsonObject, JsonValue } from '../../spec/json/index.js';
 
 const INT_RANGES: Record<string, readonly [bigint, bigint]> = {
   int32: [-(2n ** 31n), 2n ** 31n - 1n],

@@ -15,7 +15,7 @@ import { fillPath, queryString, validBody, type GeneratedBody } from '../arbitra
 import { expectStatus, propertyCheck } from '../check.js';
 import { KEY_VARIABLE } from '../key-forms.js';
 import { describeValue, differingField, echoProblem, idOf } from '../knowledge.js';
-import type { JsonObject } from '../../src/json/index.js';
+import type { JsonObject } from '../../spec/json/index.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
 import { checkPage } from './page.js';
 import { createOperation, getOperation, isObject, listOperation, pageSizeParameter } from './shared.js';

@@ -12,7 +12,7 @@ import type { OperationDescriptor } from '../../spec/operations.js';
 import { fillPath, sampleValidBody, validBody } from '../arbitraries/requests.js';
 import { expectErrorBody, expectStatus, NothingToExercise, propertyCheck } from '../check.js';
 import { echoProblem } from '../knowledge.js';
-import type { JsonObject } from '../../src/json/index.js';
+import type { JsonObject } from '../../spec/json/index.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
 import { createOperation, isObject, someExistingId } from './shared.js';
 

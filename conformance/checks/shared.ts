@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import type { OperationDescriptor, ParameterDescriptor } from '../../spec/operations.js';
-import type { JsonObject } from '../../src/json/index.js';
+import type { JsonObject } from '../../spec/json/index.js';
 import { fillPath, pathValue, queryParameters, queryString, sampleValidBody, validBody, validQuery, type GeneratedBody } from '../arbitraries/requests.js';
 import { idOf } from '../knowledge.js';
 import { expectStatus } from '../check.js';

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { fillPath, queryString, validBody, type GeneratedBody } from '../arbitraries/requests.js';
 import { integerRange } from '../arbitraries/schema.js';
 import { expectErrorBody, expectStatus, propertyCheck } from '../check.js';
-import type { JsonObject } from '../../src/json/index.js';
+import type { JsonObject } from '../../spec/json/index.js';
 import { describeValue, differingField, echoProblem } from '../knowledge.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
 import { checkPage } from './page.js';

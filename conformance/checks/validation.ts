@@ -3,7 +3,7 @@
  * invalid values gets 400 with an Error body; a valid NewPet gets 201 with
  * the created Pet, its fields as sent and a service-assigned id.
  */
-import { stringifyJson, type JsonObject } from '../../src/json/index.js';
+import { stringifyJson, type JsonObject } from '../../spec/json/index.js';
 import { invalidBody, invalidBodyExamples, sampleValidBody, unboundedMarkedProperty, validBody, withLongMarked } from '../arbitraries/requests.js';
 import { exampleCheck, expectErrorBody, expectStatus, propertyCheck } from '../check.js';
 import { describeValue } from '../knowledge.js';

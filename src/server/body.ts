@@ -2,8 +2,8 @@
  * Request bodies: the media type, the size limit, and collecting the bytes.
  */
 import type { IncomingMessage } from 'node:http';
-import { parseJsonBytes, type JsonValue, type ParseLimits } from '../json/index.js';
-import { CLOSE } from './headers.js';
+import { parseJsonBytes, type JsonValue, type ParseLimits } from '../../spec/json/index.js';
+import { CLOSE, hasBody } from './headers.js';
 import type { Exchange, Responder } from './respond.js';
 
 /**
@@ -23,10 +23,6 @@ export function isJsonContentType(header: string | undefined): boolean {
   return true;
 }
 
-/** Whether the request carries a body at all (RFC 9112 §6.3). */
-export function hasBody(req: IncomingMessage): boolean {
-  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-}
 
 type BodyResult = { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large' };
 

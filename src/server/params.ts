@@ -3,8 +3,8 @@
  * defaults applied, integers parsed exactly, every schema rule checked.
  */
 import type { OperationDescriptor } from '../../spec/operations.js';
-import { parseDecimalInteger, type JsonValue } from '../json/index.js';
-import { compileSchema } from '../schema/validate.js';
+import { parseDecimalInteger, type JsonValue } from '../../spec/json/index.js';
+import { compileSchema } from '../../spec/schema/validate.js';
 
 export type ParamValues = Record<string, JsonValue>;
 export type ParamsResult = { ok: true; values: ParamValues } | { ok: false; message: string };

@@ -6,8 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from './clock.js';
 import { errorJson, statusOf, type ErrorCode } from './errors.js';
-import { hasBody } from './body.js';
-import { CLOSE, saysClose, type HeaderList } from './headers.js';
+import { CLOSE, hasBody, saysClose, type HeaderList } from './headers.js';
 import { lingerAfterAnswer } from './linger.js';
 import { createOutbox } from './outbox.js';
 

@@ -5,8 +5,8 @@
  */
 import { componentSchema } from '../../spec/operations.js';
 import type { NewPet } from '../../spec/types.js';
-import type { JsonObject, JsonValue } from '../json/index.js';
-import { compileSchema } from '../schema/validate.js';
+import type { JsonObject, JsonValue } from '../../spec/json/index.js';
+import { compileSchema } from '../../spec/schema/validate.js';
 
 const schema = componentSchema('NewPet');
 const validate = compileSchema(schema);

@@ -17,8 +17,8 @@
  */
 import { componentSchema } from '../../spec/operations.js';
 import type { NewPet, PetStatus } from '../../spec/types.js';
-import type { JsonObject } from '../json/index.js';
-import { compileObjectSerializer } from '../schema/serialize.js';
+import type { JsonObject } from '../../spec/json/index.js';
+import { compileObjectSerializer } from '../../spec/schema/serialize.js';
 
 export interface PetStoreOptions {
   /** The most pets the store holds; creation beyond it is refused. */

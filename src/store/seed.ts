@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { NewPet } from '../../spec/types.js';
-import { JsonParseError, parseJsonArrayElements } from '../json/index.js';
+import { JsonParseError, parseJsonArrayElements } from '../../spec/json/index.js';
 import { readNewPet } from './new-pet.js';
 
 export class SeedError extends Error {

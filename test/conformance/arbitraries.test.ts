@@ -8,8 +8,8 @@ import { invalidBody, invalidBodyExamples, invalidParameterTexts, pathValue, val
 import { runConformance } from '../../conformance/index.js';
 import { openapi } from '../../spec/openapi.js';
 import { componentSchema, describeOperations, operationById, type OperationDescriptor } from '../../spec/operations.js';
-import { parseJson, type JsonObject, type JsonValue } from '../../src/json/index.js';
-import { compileSchema } from '../../src/schema/validate.js';
+import { parseJson, type JsonObject, type JsonValue } from '../../spec/json/index.js';
+import { compileSchema } from '../../spec/schema/validate.js';
 import { createServer } from '../../src/server/index.js';
 
 const SEED = 20240607;

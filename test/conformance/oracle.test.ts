@@ -4,7 +4,7 @@ import t from 'tap';
 import { createOracle } from '../../conformance/oracle.js';
 import type { WireResponse } from '../../conformance/client.js';
 import { operationById, operations } from '../../spec/operations.js';
-import { parseJson, type JsonValue } from '../../src/json/index.js';
+import { parseJson, type JsonValue } from '../../spec/json/index.js';
 
 const getPet = operationById('getPet');
 const PET = '{"id":9007199254740993,"name":"Rex","categoryId":2,"status":"available"}';

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, watch, writeFileSync 
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import t, { type Test } from 'tap';
-import { parseJson, type JsonValue } from '../../src/json/index.js';
+import { parseJson, type JsonValue } from '../../spec/json/index.js';
 import { plain, controlClient } from '../helpers/control.js';
 import { apiClient } from '../helpers/http.js';
 import { runCli, startServe, type RunningServer } from '../helpers/cli.js';

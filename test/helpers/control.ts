@@ -4,14 +4,14 @@
  * body of a declared status must match that response's schema; any other
  * status (405, 413, 415, an unknown path) must carry an Error body whose
  * `status` is the HTTP status and whose `code` is in the catalogue. Bodies are
- * parsed with src/json, so int64 values keep their digits.
+ * parsed with spec/json, so int64 values keep their digits.
  */
 import type { Test } from 'tap';
 import { request } from 'undici';
 import { controlOpenapi } from '../../spec/control-openapi.js';
 import { derefAll, type Schema } from '../../spec/operations.js';
-import { parseJson, type JsonValue } from '../../src/json/index.js';
-import { compileSchema, type Validator } from '../../src/schema/validate.js';
+import { parseJson, type JsonValue } from '../../spec/json/index.js';
+import { compileSchema, type Validator } from '../../spec/schema/validate.js';
 import { errorCatalog } from '../../src/server/index.js';
 import { requestParts } from './http.js';
 import { matchesTemplate } from './oracle.js';
@@ -34,7 +34,7 @@ export interface ControlResponse {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly text: string;
-  /** The body through src/json's parseJson (integers are bigints, objects plain); undefined when empty. */
+  /** The body through spec/json's parseJson (integers are bigints, objects plain); undefined when empty. */
   readonly value: JsonValue | undefined;
   /** The body through JSON.parse, for comparisons where int64 precision does not matter. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

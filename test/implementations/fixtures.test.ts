@@ -8,7 +8,7 @@ import t, { type Test } from 'tap';
 import { request } from 'undici';
 import { SUNSET } from '../../fixtures/implementations/base.mjs';
 import { FAMILIES, implementations, startVariant } from '../../fixtures/implementations/index.mjs';
-import { parseJson } from '../../src/json/index.js';
+import { parseJson } from '../../spec/json/index.js';
 
 const KEY = 'test-key';
 

@@ -1,7 +1,7 @@
-// src/json/parse.ts: RFC 8259 JSON with exact integers, bounded depth and size.
+// spec/json/parse.ts: RFC 8259 JSON with exact integers, bounded depth and size.
 import fc from 'fast-check';
 import t from 'tap';
-import { parseDecimalInteger, parseJson, parseJsonBytes, type JsonValue, type ParseResult } from '../../src/json/index.js';
+import { parseDecimalInteger, parseJson, parseJsonBytes, type JsonValue, type ParseResult } from '../../spec/json/index.js';
 
 function value(result: ParseResult): JsonValue {
   if (!result.ok) throw new Error(`expected a value, got ${result.message}`);
@@ -175,7 +175,7 @@ t.test('property: parseJson reads what JSON.stringify writes, as JSON.parse does
 });
 
 t.test('parseJsonArrayElements yields each element of a top-level array, then reports where the text stops being JSON', async (t) => {
-  const { parseJsonArrayElements, JsonParseError } = await import('../../src/json/index.js');
+  const { parseJsonArrayElements, JsonParseError } = await import('../../spec/json/index.js');
   t.same([...parseJsonArrayElements(' [1, {"a":"b"}, [2]] ')], [1n, { a: 'b' }, [2n]]);
   t.strictSame([...parseJsonArrayElements('[]')], []);
   const seen: unknown[] = [];

@@ -1,7 +1,7 @@
-// src/json/stringify.ts: JSON.stringify, but a bigint is written as its exact digits.
+// spec/json/stringify.ts: JSON.stringify, but a bigint is written as its exact digits.
 import fc from 'fast-check';
 import t from 'tap';
-import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/json/index.js';
+import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../spec/json/index.js';
 
 t.test('a bigint is written as its exact digits', async (t) => {
   t.equal(stringifyJson(9223372036854775807n), '9223372036854775807');

@@ -1,8 +1,8 @@
-// src/schema/validate.ts: the JSON Schema keywords the spec uses, on values from parseJson
+// spec/schema/validate.ts: the JSON Schema keywords the spec uses, on values from parseJson
 // (integers are bigints), with messages that name the field.
 import t from 'tap';
 import { componentSchema, operations } from '../../spec/operations.js';
-import { compileSchema } from '../../src/schema/validate.js';
+import { compileSchema } from '../../spec/schema/validate.js';
 
 t.test('a keyword the validator does not handle makes compileSchema throw, so no rule goes unchecked', async (t) => {
   for (const keyword of ['oneOf', 'anyOf', 'allOf', 'not', '$ref', 'patternProperties', 'multipleOf', 'uniqueItems']) {

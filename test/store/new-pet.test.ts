@@ -1,7 +1,7 @@
 // src/store/new-pet.ts: untrusted JSON into a NewPet, validated by the spec's
 // schema and reduced to the properties it names.
 import t from 'tap';
-import { parseJson, type JsonValue } from '../../src/json/index.js';
+import { parseJson, type JsonValue } from '../../spec/json/index.js';
 import { readNewPet } from '../../src/store/index.js';
 
 const json = (text: string): JsonValue => {

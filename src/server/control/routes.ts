@@ -6,8 +6,8 @@
  */
 import { controlOpenapi } from '../../../spec/control-openapi.js';
 import { derefAll, describeOperations, type Schema } from '../../../spec/operations.js';
-import { stringifyJson, type JsonObject, type JsonValue } from '../../json/index.js';
-import { compileSchema } from '../../schema/validate.js';
+import { stringifyJson, type JsonObject, type JsonValue } from '../../../spec/json/index.js';
+import { compileSchema } from '../../../spec/schema/validate.js';
 import { readNewPet, type PetStore } from '../../store/index.js';
 import type { AuthOutcome } from '../auth.js';
 import { readJsonBody } from '../body.js';

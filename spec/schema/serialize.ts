@@ -5,7 +5,7 @@
  * million pets spends most of its loading time on; this is about three times
  * faster than walking the object generically.
  */
-import type { Schema } from '../../spec/operations.js';
+import type { Schema } from '../operations.js';
 import { stringifyJson, type JsonObject, type JsonValue } from '../json/index.js';
 
 type Writer = (value: JsonValue) => string;

@@ -13,7 +13,7 @@
  * throw, so a spec change can never be silently unvalidated.
  */
 import type { JsonValue } from '../json/index.js';
-import type { Schema } from '../../spec/operations.js';
+import type { Schema } from '../operations.js';
 
 export interface SchemaIssue {
   /** Where the problem is: `categoryId`, `tags[2]`, or `` for the value itself. */

@@ -1,0 +1,65 @@
+// The layers of docs/architecture.md, kept true: the spec floor (spec/: the
+// document, its types, the schema compiler and the lossless JSON codec)
+// imports nothing of ours above it; the reference server (src/ but the CLI)
+// and the conformance suite stand on it side by side, neither importing the
+// other; the CLI (src/cli, bin/) is on top. And no import cycle, between files
+// or through them.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import madge from 'madge';
+
+const root = normalize(join(dirname(fileURLToPath(import.meta.url)), '../..'));
+
+function sources(folder: string): string[] {
+  return readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)));
+}
+
+/** The project files `file` imports (statically or dynamically), as paths from the root. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => relative(root, join(root, dirname(file), m[1]!)));
+}
+
+/** Which layer a file of ours is in. */
+function layerOf(file: string): 'spec' | 'server' | 'suite' | 'cli' | 'other' {
+  if (file.startsWith('spec/')) return 'spec';
+  if (file.startsWith('src/cli/') || file.startsWith('bin/')) return 'cli';
+  if (file.startsWith('src/')) return 'server';
+  if (file.startsWith('conformance/')) return 'suite';
+  return 'other';
+}
+
+const ALLOWED: Record<string, readonly string[]> = {
+  spec: ['spec'],
+  server: ['spec', 'server'],
+  suite: ['spec', 'suite'],
+  cli: ['spec', 'server', 'suite', 'cli'],
+};
+
+t.test('each layer imports only itself and the layers under it', async (t) => {
+  const files = [...sources('spec'), ...sources('src'), ...sources('conformance')];
+  t.ok(files.length > 50, `${files.length} source files read`);
+  const wrong: string[] = [];
+  for (const file of files) {
+    const from = layerOf(file);
+    for (const target of importsOf(file)) {
+      const to = layerOf(target);
+      if (to !== 'other' && !ALLOWED[from]!.includes(to)) wrong.push(`${file} (${from}) imports ${target} (${to})`);
+    }
+  }
+  t.strictSame(wrong, [], 'no import against the layers');
+});
+
+t.test('no import cycle between the files of spec/, src/ and conformance/ (madge)', async (t) => {
+  const graph = await madge(['spec', 'src', 'conformance'].map((folder) => join(root, folder)), {
+    fileExtensions: ['ts'],
+    tsConfig: join(root, 'tsconfig.json'),
+    baseDir: root,
+  });
+  t.ok(Object.keys(graph.obj()).length > 50, 'madge read the sources');
+  t.strictSame(graph.circular(), []);
+});
