@@ -137,7 +137,9 @@ async function stopServer(server) {
 /** The process id doing the work (taskset execs, so it is the child itself). */
 function procStatus(pid, field) {
   try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(field + ':'));
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`${field}:`));
     return line ? Number(line.split(/\s+/)[1]) * 1024 : undefined;
   } catch {
     return undefined;
@@ -147,7 +149,9 @@ function procStatus(pid, field) {
 /** CPU seconds used by a process, or by one of its threads when `tid` is given. */
 function cpuSeconds(pid, tid) {
   try {
-    const fields = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8')
+      .split(') ')[1]
+      .split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
   } catch {
     return undefined;
@@ -185,14 +189,31 @@ function load({ port, method, path, body, auth, seconds: duration, connections: 
   let argv;
   if (generator === 'wrk') {
     const script = join(work, `wrk-${method}.lua`);
-    const lines = [`wrk.method = "${method}"`, 'done = function(summary, latency, requests)', '  io.write(string.format("RESULT %d %f %f %f\\n", summary.requests, summary.duration, latency:percentile(50), latency:percentile(99)))', 'end'];
+    const lines = [
+      `wrk.method = "${method}"`,
+      'done = function(summary, latency, requests)',
+      '  io.write(string.format("RESULT %d %f %f %f\\n", summary.requests, summary.duration, latency:percentile(50), latency:percentile(99)))',
+      'end',
+    ];
     if (body) lines.unshift(`wrk.body = '${body}'`);
     writeFileSync(script, lines.join('\n'));
     command = 'wrk';
     argv = ['-t1', `-c${conns}`, `-d${duration}s`, '-s', script, ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url];
   } else {
     command = process.execPath;
-    argv = [join(root, 'node_modules/autocannon/autocannon.js'), '-j', '-c', String(conns), '-d', String(duration), '-m', method, ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]), ...(body ? ['-b', body] : []), url];
+    argv = [
+      join(root, 'node_modules/autocannon/autocannon.js'),
+      '-j',
+      '-c',
+      String(conns),
+      '-d',
+      String(duration),
+      '-m',
+      method,
+      ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]),
+      ...(body ? ['-b', body] : []),
+      url,
+    ];
   }
   return new Promise((resolve, reject) => {
     const [cmd, cmdArgs] = pinned(1, command, argv);
@@ -244,7 +265,12 @@ function seedFile(count) {
   return file;
 }
 
-const reference = (seed) => ['reference', process.execPath, [join(root, 'bin/petstore.js'), 'serve', '--port', '0', '--quiet', '--api-key', KEY, ...(seed ? ['--seed', seed] : [])], /at http:\/\/127\.0\.0\.1:(\d+)\/v1/];
+const reference = (seed) => [
+  'reference',
+  process.execPath,
+  [join(root, 'bin/petstore.js'), 'serve', '--port', '0', '--quiet', '--api-key', KEY, ...(seed ? ['--seed', seed] : [])],
+  /at http:\/\/127\.0\.0\.1:(\d+)\/v1/,
+];
 const ceiling = () => ['ceiling', process.execPath, [join(root, 'bench/ceiling.mjs'), '0'], /listening on (\d+)/];
 // Not a target: the same bare server writing through the reference's outbox,
 // to show what that write policy is worth apart from the rest of the server.
@@ -253,7 +279,13 @@ const prismBin = join(root, 'node_modules/@stoplight/prism-cli/dist/index.js');
 // Logs off for every server, as in the issue's measurements (the reference with --quiet); Prism then prints nothing, so its port is chosen here.
 const prism = async (dynamic) => {
   const port = await freePort();
-  return [dynamic ? 'prism-dynamic' : 'prism-static', process.execPath, [prismBin, 'mock', join(root, 'spec/openapi.json'), '-p', String(port), '-v', 'silent', ...(dynamic ? ['-d'] : [])], null, port];
+  return [
+    dynamic ? 'prism-dynamic' : 'prism-static',
+    process.execPath,
+    [prismBin, 'mock', join(root, 'spec/openapi.json'), '-p', String(port), '-v', 'silent', ...(dynamic ? ['-d'] : [])],
+    null,
+    port,
+  ];
 };
 
 function fmt(n, digits = 0) {
@@ -263,7 +295,9 @@ function fmt(n, digits = 0) {
 async function main() {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   console.log(`# petstore-harness bench${quick ? ' (quick)' : ''}`);
-  console.log(`machine: ${cpus().length} cores (${cpu}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}; generator ${generator}${generator === 'wrk' ? '' : ' (install wrk for higher ceilings)'}, ${connections} connections, ${seconds} s per run, ${rounds} round(s), median; ${hasTaskset ? 'server on core 0, generator on core 1' : 'no taskset: unpinned'}`);
+  console.log(
+    `machine: ${cpus().length} cores (${cpu}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}; generator ${generator}${generator === 'wrk' ? '' : ' (install wrk for higher ceilings)'}, ${connections} connections, ${seconds} s per run, ${rounds} round(s), median; ${hasTaskset ? 'server on core 0, generator on core 1' : 'no taskset: unpinned'}`,
+  );
   console.log('');
 
   // ---- Throughput, side by side -------------------------------------------------------
@@ -290,7 +324,14 @@ async function main() {
     // Prism serves the spec's paths without the /v1 of its server URL.
     const run = async (server) => {
       await settle(running);
-      return load({ port: server.port, method: scenario.method, path: (server.name.startsWith('prism') ? '' : '/v1') + scenario.path, body: scenario.body, auth: scenario.auth, seconds });
+      return load({
+        port: server.port,
+        method: scenario.method,
+        path: (server.name.startsWith('prism') ? '' : '/v1') + scenario.path,
+        body: scenario.body,
+        auth: scenario.auth,
+        seconds,
+      });
     };
     if (!quick) for (const server of running) await run(server);
     for (let round = 0; round < rounds; round++) {
@@ -312,7 +353,12 @@ async function main() {
     const summary = (name) => {
       const runs = results.get(`${scenario.name}|${name}`);
       if (!runs) return undefined;
-      return { rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)), gen: Math.max(...runs.map((r) => r.generatorCpu)) };
+      return {
+        rps: median(runs.map((r) => r.rps)),
+        p50: median(runs.map((r) => r.p50)),
+        p99: median(runs.map((r) => r.p99)),
+        gen: Math.max(...runs.map((r) => r.generatorCpu)),
+      };
     };
     // A ratio is the median of the ratios within each round: the two runs of
     // a round are little more than a second apart, so drift in the machine's speed (large on a
@@ -335,14 +381,18 @@ async function main() {
       if (!s) continue;
       const note = s.gen > 0.9 ? `generator-bound (${Math.round(s.gen * 100)}% CPU)` : '';
       const prismRatios = prismStatic ? pairedRatio(server.name, 'prism-static') : undefined;
-      console.log(`| ${scenario.name} | ${server.name} | ${fmt(s.rps)} | ${fmt(s.p50, 2)} | ${fmt(s.p99, 2)} | ${top ? ratioText(pairedRatio(server.name, 'ceiling')) : '–'} | ${prismRatios ? fmt(median(prismRatios), 1) : '–'} | ${note} |`);
+      console.log(
+        `| ${scenario.name} | ${server.name} | ${fmt(s.rps)} | ${fmt(s.p50, 2)} | ${fmt(s.p99, 2)} | ${top ? ratioText(pairedRatio(server.name, 'ceiling')) : '–'} | ${prismRatios ? fmt(median(prismRatios), 1) : '–'} | ${note} |`,
+      );
     }
     const sameWrites = pairedRatio('reference', 'ceiling + outbox');
     if (sameWrites) againstOutbox.push(`${scenario.name} ${ratioText(sameWrites)}`);
   }
   if (againstOutbox.length > 0) {
     console.log('');
-    console.log('× ceiling is against the bare ceiling. "ceiling + outbox" is not a target: the same bare server ending its answers through the reference\'s outbox (while busy, a turn\'s answers leave together at its end).');
+    console.log(
+      '× ceiling is against the bare ceiling. "ceiling + outbox" is not a target: the same bare server ending its answers through the reference\'s outbox (while busy, a turn\'s answers leave together at its end).',
+    );
     console.log(`reference × (ceiling + outbox), paired the same way: ${againstOutbox.join('; ')}`);
   }
   console.log('');
@@ -366,12 +416,22 @@ async function main() {
   ];
   console.log(`| scaling (10 connections) | 1,000 pets p50 ms | ${fmt(big)} pets p50 ms | ratio | 1,000 pets req/s | ${fmt(big)} pets req/s |`);
   console.log('|---|---:|---:|---:|---:|---:|');
-  const sides = [['small', small, 1000], ['large', large, big]];
+  const sides = [
+    ['small', small, 1000],
+    ['large', large, big],
+  ];
   for (const scenario of scaling) {
     const runs = { small: [], large: [] };
     const run = async (server, count) => {
       await settle([small, large]);
-      return load({ port: server.port, method: 'GET', path: typeof scenario.path === 'function' ? scenario.path(count) : scenario.path, auth: true, seconds, connections: 10 });
+      return load({
+        port: server.port,
+        method: 'GET',
+        path: typeof scenario.path === 'function' ? scenario.path(count) : scenario.path,
+        auth: true,
+        seconds,
+        connections: 10,
+      });
     };
     if (!quick) for (const [, server, count] of sides) await run(server, count);
     for (let round = 0; round < rounds; round++) {
@@ -381,24 +441,41 @@ async function main() {
     const l = median(runs.large.map((r) => r.p50));
     // Paired within each round, as for the throughput ratios.
     const ratio = median(runs.large.map((r, round) => r.p50 / runs.small[round].p50));
-    console.log(`| ${scenario.name} | ${fmt(s, 3)} | ${fmt(l, 3)} | ${fmt(ratio, 2)} | ${fmt(median(runs.small.map((r) => r.rps)))} | ${fmt(median(runs.large.map((r) => r.rps)))} |`);
+    console.log(
+      `| ${scenario.name} | ${fmt(s, 3)} | ${fmt(l, 3)} | ${fmt(ratio, 2)} | ${fmt(median(runs.small.map((r) => r.rps)))} | ${fmt(median(runs.large.map((r) => r.rps)))} |`,
+    );
   }
   await stopServer(small);
   await stopServer(large);
   const perPet = largeRss && emptyRss ? (largeRss - emptyRss) / big : undefined;
   console.log('');
-  console.log(`store of ${fmt(big)} pets: RSS ${fmt(largeRss / 2 ** 20, 0)} MiB vs ${fmt(emptyRss / 2 ** 20, 0)} MiB empty = ${fmt(perPet, 0)} bytes per pet; start-up with the seed ${fmt(large.startMs / 1000, 2)} s (empty: ${fmt(emptyStart / 1000, 2)} s, so loading took ${fmt((large.startMs - emptyStart) / 1000, 2)} s)`);
+  console.log(
+    `store of ${fmt(big)} pets: RSS ${fmt(largeRss / 2 ** 20, 0)} MiB vs ${fmt(emptyRss / 2 ** 20, 0)} MiB empty = ${fmt(perPet, 0)} bytes per pet; start-up with the seed ${fmt(large.startMs / 1000, 2)} s (empty: ${fmt(emptyStart / 1000, 2)} s, so loading took ${fmt((large.startMs - emptyStart) / 1000, 2)} s)`,
+  );
   console.log('');
 
   // ---- The suite ------------------------------------------------------------------------
   const target = await startServer(...reference(undefined));
   const report = join(work, 'conform.json');
   const suiteStart = performance.now();
-  const [cmd, cmdArgs] = pinned(1, process.execPath, [join(root, 'bin/petstore.js'), 'conform', '--base-url', `http://127.0.0.1:${target.port}/v1`, '--seed', '1', '--reporter', 'json', '--output', report, '--quiet', ...(quick ? ['--runs', '20'] : [])]);
+  const [cmd, cmdArgs] = pinned(1, process.execPath, [
+    join(root, 'bin/petstore.js'),
+    'conform',
+    '--base-url',
+    `http://127.0.0.1:${target.port}/v1`,
+    '--seed',
+    '1',
+    '--reporter',
+    'json',
+    '--output',
+    report,
+    '--quiet',
+    ...(quick ? ['--runs', '20'] : []),
+  ]);
   const suite = spawn(cmd, cmdArgs, { env: { ...process.env, PETSTORE_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
   let suiteCpu = 0;
   let suiteMainCpu = 0;
-  let serverCpuStart = cpuSeconds(target.child.pid) ?? 0;
+  const serverCpuStart = cpuSeconds(target.child.pid) ?? 0;
   let serverCpu = serverCpuStart;
   const sampler = setInterval(() => {
     suiteCpu = cpuSeconds(suite.pid) ?? suiteCpu;
@@ -410,15 +487,26 @@ async function main() {
   const wall = (performance.now() - suiteStart) / 1000;
   const result = JSON.parse(readFileSync(report, 'utf8'));
   // The floor: as many requests through the suite's client alone, as cold.
-  const [floorCmd, floorArgs] = pinned(1, process.execPath, [join(root, 'bench/client-floor.mjs'), `http://127.0.0.1:${target.port}/v1`, KEY, String(result.requests)]);
+  const [floorCmd, floorArgs] = pinned(1, process.execPath, [
+    join(root, 'bench/client-floor.mjs'),
+    `http://127.0.0.1:${target.port}/v1`,
+    KEY,
+    String(result.requests),
+  ]);
   const floor = spawnSync(floorCmd, floorArgs, { encoding: 'utf8' });
   const floorSeconds = floor.status === 0 ? Number(floor.stdout.trim()) : undefined;
   await stopServer(target);
   const loadSeconds = result.validatorLoadMs / 1000;
   const checksSeconds = (result.durationMs - result.validatorLoadMs) / 1000;
-  console.log(`suite: petstore conform (default run${quick ? ', --runs 20' : ''}) against the reference server: exit ${code}, ${fmt(result.requests)} requests in ${fmt(checksSeconds, 2)} s of checks = ${fmt(result.requests / checksSeconds)} req/s; before them ${fmt(loadSeconds, 2)} s loading Prism; ${fmt(wall, 2)} s wall with process start-up`);
-  console.log(`  where the time goes: suite process ${fmt(suiteCpu, 2)} s CPU (main thread ${fmt(suiteMainCpu, 2)} s; other threads ${fmt(suiteCpu - suiteMainCpu, 2)} s: V8's compiler and GC threads, Prism's worker), server ${fmt(serverCpu - serverCpuStart, 2)} s CPU, over ${fmt(wall, 2)} s wall → ${suiteCpu > (serverCpu - serverCpuStart) ? 'bounded by the suite (generation and validation), not the server' : 'bounded by the server'}`);
-  console.log(`  the floor: the suite's client alone (bench/client-floor.mjs, ${fmt(result.requests)} requests, 8 in flight, nothing generated or judged, from a fresh process) ${floorSeconds === undefined ? `failed: ${floor.stderr.trim().split('\n')[0]}` : `${fmt(floorSeconds, 2)} s = ${fmt(result.requests / floorSeconds)} req/s`}`);
+  console.log(
+    `suite: petstore conform (default run${quick ? ', --runs 20' : ''}) against the reference server: exit ${code}, ${fmt(result.requests)} requests in ${fmt(checksSeconds, 2)} s of checks = ${fmt(result.requests / checksSeconds)} req/s; before them ${fmt(loadSeconds, 2)} s loading Prism; ${fmt(wall, 2)} s wall with process start-up`,
+  );
+  console.log(
+    `  where the time goes: suite process ${fmt(suiteCpu, 2)} s CPU (main thread ${fmt(suiteMainCpu, 2)} s; other threads ${fmt(suiteCpu - suiteMainCpu, 2)} s: V8's compiler and GC threads, Prism's worker), server ${fmt(serverCpu - serverCpuStart, 2)} s CPU, over ${fmt(wall, 2)} s wall → ${suiteCpu > (serverCpu - serverCpuStart) ? 'bounded by the suite (generation and validation), not the server' : 'bounded by the server'}`,
+  );
+  console.log(
+    `  the floor: the suite's client alone (bench/client-floor.mjs, ${fmt(result.requests)} requests, 8 in flight, nothing generated or judged, from a fresh process) ${floorSeconds === undefined ? `failed: ${floor.stderr.trim().split('\n')[0]}` : `${fmt(floorSeconds, 2)} s = ${fmt(result.requests / floorSeconds)} req/s`}`,
+  );
 }
 
 main().then(

@@ -130,11 +130,7 @@ function toViolation(error: unknown): Violation {
   return new Violation(`the check itself failed: ${(error as Error)?.message ?? String(error)}`);
 }
 
-function failureOf(
-  meta: Definition,
-  violation: Violation,
-  extra: { counterexample?: string; seed?: number; path?: string | undefined },
-): Failure {
+function failureOf(meta: Definition, violation: Violation, extra: { counterexample?: string; seed?: number; path?: string | undefined }): Failure {
   return {
     checkId: meta.id,
     family: meta.family,

@@ -194,7 +194,13 @@ export function createClient(options: ClientOptions): Client {
       let chunks: Buffer[] = [];
       let size = 0;
       agent.dispatch(
-        { origin: origin.origin, path: basePath + request.path, method: request.method, headers: request.headers as Record<string, string | string[]>, body: request.body ?? null },
+        {
+          origin: origin.origin,
+          path: basePath + request.path,
+          method: request.method,
+          headers: request.headers as Record<string, string | string[]>,
+          body: request.body ?? null,
+        },
         {
           // undici tells a handler of this form from its older one by this method.
           onRequestStart() {},
@@ -272,7 +278,11 @@ function jitterMs(attempt: number): number {
 }
 
 function describeTransportError(error: unknown, timeoutMs: number): string {
-  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.ConnectTimeoutError) {
+  if (
+    error instanceof undiciErrors.HeadersTimeoutError ||
+    error instanceof undiciErrors.BodyTimeoutError ||
+    error instanceof undiciErrors.ConnectTimeoutError
+  ) {
     return `no answer within ${timeoutMs} ms`;
   }
   const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };

@@ -40,7 +40,8 @@ export function differingField(expected: JsonObject, observed: JsonObject): stri
 /** What a 201 changed of the body it was created from: the first field sent that comes back otherwise, said plainly. */
 export function echoProblem(sent: JsonObject, created: JsonObject): string | undefined {
   for (const [field, given] of Object.entries(sent)) {
-    if (describeValue(created[field]) !== describeValue(given)) return `created with ${field} ${describeValue(given)}, the 201 says ${describeValue(created[field])}`;
+    if (describeValue(created[field]) !== describeValue(given))
+      return `created with ${field} ${describeValue(given)}, the 201 says ${describeValue(created[field])}`;
   }
   return undefined;
 }

@@ -190,7 +190,10 @@ export async function createOracle(operations: readonly OperationDescriptor[]): 
   // finds it by, and the headers Prism's verdict reads (validateOutput: the
   // media type, the body, the declared headers). Showing Prism only those lets
   // answers that differ in Date or Content-Length share a question.
-  const about = (op: OperationDescriptor) => ({ key: `${op.method} ${op.path}`, headers: [...new Set(['content-type', ...op.responses.flatMap((r) => r.headers)])] });
+  const about = (op: OperationDescriptor) => ({
+    key: `${op.method} ${op.path}`,
+    headers: [...new Set(['content-type', ...op.responses.flatMap((r) => r.headers)])],
+  });
   const asking = new Map(operations.map((op) => [op.operationId, about(op)]));
   const verdicts = new Map<string, Promise<string[]>>();
   const prismProblems = (operation: OperationDescriptor, response: WireResponse) => {

@@ -15,15 +15,25 @@ import { createCoverage } from './coverage.js';
 import { createOracle } from './oracle.js';
 import { defaultRunOptions } from './defaults.js';
 import { countOutcomes } from './outcomes.js';
-import { FAMILIES, Violation, type Advisory, type Check, type CheckContext, type CheckOutcome, type ConformanceResult, type Failure, type RunOptions } from './types.js';
+import {
+  FAMILIES,
+  Violation,
+  type Advisory,
+  type Check,
+  type CheckContext,
+  type CheckOutcome,
+  type ConformanceResult,
+  type Failure,
+  type RunOptions,
+} from './types.js';
 
 export { defaultRunOptions };
 
-export type ConformanceOptions = Partial<RunOptions> & Pick<RunOptions, 'baseUrl' | 'apiKey'> & {
-  /** Operations to check; the spec's by default. */
-  operations?: readonly OperationDescriptor[];
-};
-
+export type ConformanceOptions = Partial<RunOptions> &
+  Pick<RunOptions, 'baseUrl' | 'apiKey'> & {
+    /** Operations to check; the spec's by default. */
+    operations?: readonly OperationDescriptor[];
+  };
 
 export async function runConformance(input: ConformanceOptions): Promise<ConformanceResult> {
   const options: RunOptions = {
@@ -74,7 +84,10 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
     unspecified(advisory, conforms) {
       if (conforms) return;
       if (options.strict) {
-        throw new Violation(`${advisory.observed}; --strict requires this project's decision: ${advisory.referenceBehaviour} (the seed leaves it open: ${advisory.seed})`, advisory.request ? { request: advisory.request, ...(advisory.response ? { response: advisory.response } : {}) } : undefined);
+        throw new Violation(
+          `${advisory.observed}; --strict requires this project's decision: ${advisory.referenceBehaviour} (the seed leaves it open: ${advisory.seed})`,
+          advisory.request ? { request: advisory.request, ...(advisory.response ? { response: advisory.response } : {}) } : undefined,
+        );
       }
       const key = `${advisory.decision} ${advisory.operationId}`;
       if (!advisories.has(key)) advisories.set(key, advisory);
@@ -105,7 +118,7 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
         operationId: '*',
         seed: '§8 "Rate limits ... not shown"',
         observed: `the target answered 429 Too Many Requests ${stats.rateLimited} times; each request was sent again after its Retry-After`,
-        referenceBehaviour: 'no rate limit; lower --rate or --concurrency to stay under the target\'s',
+        referenceBehaviour: "no rate limit; lower --rate or --concurrency to stay under the target's",
       });
     }
     const targetDate = knowledge.targetDate();
@@ -144,7 +157,10 @@ async function preflight(ctx: CheckContext): Promise<void> {
   if (!list) return;
   const basePath = new URL(ctx.options.baseUrl).pathname.replace(/\/+$/, '');
   const named = ctx.operations.map((op) => op.path).find((path) => !path.includes('{') && basePath.endsWith(path));
-  if (named) throw new TargetUnreachableError(`--base-url ends in ${named}, the path of an operation: give the base URL without it (${joinUrl(new URL(ctx.options.baseUrl).origin, basePath.slice(0, -named.length))})`);
+  if (named)
+    throw new TargetUnreachableError(
+      `--base-url ends in ${named}, the path of an operation: give the base URL without it (${joinUrl(new URL(ctx.options.baseUrl).origin, basePath.slice(0, -named.length))})`,
+    );
   try {
     const sent = await ctx.send('responses', { method: list.method, path: list.path, operationId: list.operationId });
     const { response } = sent;
@@ -152,7 +168,10 @@ async function preflight(ctx: CheckContext): Promise<void> {
       throw new TargetUnreachableError(`the target refuses the API key (${response.status} on ${list.method} ${list.path}); check --api-key`);
     }
     const seen = notThisInterface(response);
-    if (seen) throw new TargetUnreachableError(`${ctx.options.baseUrl} does not serve this interface: ${list.method} ${joinUrl(ctx.options.baseUrl, list.path)} answered ${seen}${await likelyFix(ctx, list.path)}`);
+    if (seen)
+      throw new TargetUnreachableError(
+        `${ctx.options.baseUrl} does not serve this interface: ${list.method} ${joinUrl(ctx.options.baseUrl, list.path)} answered ${seen}${await likelyFix(ctx, list.path)}`,
+      );
   } catch (error) {
     if (error instanceof TransportError) {
       throw new TargetUnreachableError(`cannot reach ${ctx.options.baseUrl}: ${error.message}${/refused/.test(error.message) ? '; is the port right?' : ''}`);
@@ -178,7 +197,8 @@ async function likelyFix(ctx: CheckContext, listPath: string): Promise<string> {
   try {
     // Not an operation of the spec (its path is not one), so no family judges it.
     const probe = await ctx.send('responses', { method: 'GET', path: `/v1${listPath}`, operationId: 'preflight' });
-    if (probe.response.status < 300 && Array.isArray(probe.response.json)) return `; ${joinUrl(ctx.options.baseUrl, '/v1')} does: a base URL ends in its version prefix`;
+    if (probe.response.status < 300 && Array.isArray(probe.response.json))
+      return `; ${joinUrl(ctx.options.baseUrl, '/v1')} does: a base URL ends in its version prefix`;
   } catch {
     // Nothing better to suggest.
   }
@@ -209,12 +229,21 @@ async function runOne(ctx: CheckContext, check: Check): Promise<CheckOutcome> {
 function ownContext(ctx: CheckContext): { ctx: CheckContext; requests: () => number; advised: () => boolean } {
   let requests = 0;
   let advised = false;
-  const client = { ...ctx.client, send: (family: string, request: WireRequest) => (requests++, ctx.client.send(family, request)) };
+  const client = {
+    ...ctx.client,
+    send(family: string, request: WireRequest) {
+      requests++;
+      return ctx.client.send(family, request);
+    },
+  };
   return {
     ctx: {
       ...ctx,
       client,
-      send: (family, request) => (requests++, ctx.send(family, request)),
+      send(family, request) {
+        requests++;
+        return ctx.send(family, request);
+      },
       unspecified(advisory, conforms) {
         if (!conforms) advised = true;
         ctx.unspecified(advisory, conforms);

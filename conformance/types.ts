@@ -17,13 +17,23 @@ import type { Knowledge } from './knowledge.js';
  * family), and a test fails for a family whose run has no check.
  */
 export const FAMILY_TABLE = [
-  { id: 'auth', description: 'Missing, empty, malformed or wrong credentials get 401 with an Error body on every operation, before validation and lookup; a valid key is never refused.' },
+  {
+    id: 'auth',
+    description:
+      'Missing, empty, malformed or wrong credentials get 401 with an Error body on every operation, before validation and lookup; a valid key is never refused.',
+  },
   { id: 'validation', description: 'Every class of invalid NewPet body gets 400 with an Error body; every valid body gets 201 with the created Pet.' },
   { id: 'limits', description: 'listPets returns at most `limit` pets (1..100, default 20), and a short page holds every matching pet.' },
   { id: 'not-found', description: 'getPet answers an int64 id with its Pet or 404 with an Error body.' },
-  { id: 'deprecation', description: "getPet keeps working before its removal date (by the target's own clock) and signals its deprecation with well-formed headers." },
+  {
+    id: 'deprecation',
+    description: "getPet keeps working before its removal date (by the target's own clock) and signals its deprecation with well-formed headers.",
+  },
   { id: 'responses', description: 'Every response has a declared status, a JSON Content-Type and a body that matches the spec; no 5xx ever.' },
-  { id: 'state', description: 'Model-based runs of create/get/list: created pets are retrievable unchanged, ids are unique, filters and short pages are exact.' },
+  {
+    id: 'state',
+    description: 'Model-based runs of create/get/list: created pets are retrievable unchanged, ids are unique, filters and short pages are exact.',
+  },
   {
     id: 'routes',
     description:
@@ -36,11 +46,13 @@ export const FAMILY_TABLE = [
   },
   {
     id: 'concurrency',
-    description: 'Bursts of simultaneous creates (identical bodies too) give distinct ids and pets retrievable with exactly their own fields; lists read during a burst are valid pages.',
+    description:
+      'Bursts of simultaneous creates (identical bodies too) give distinct ids and pets retrievable with exactly their own fields; lists read during a burst are valid pages.',
   },
   {
     id: 'leaks',
-    description: 'No answer gives the API key away (in an Error message or a header); every wrong key gets 401, and a refusal that tells how close a wrong key came is an advisory.',
+    description:
+      'No answer gives the API key away (in an Error message or a header); every wrong key gets 401, and a refusal that tells how close a wrong key came is an advisory.',
   },
 ] as const;
 
@@ -143,9 +155,7 @@ export interface RunOptions {
   onProgress?: (event: ProgressEvent) => void;
 }
 
-export type ProgressEvent =
-  | { type: 'check-start'; check: string; family: Family }
-  | { type: 'check-end'; outcome: CheckOutcome; requests: number };
+export type ProgressEvent = { type: 'check-start'; check: string; family: Family } | { type: 'check-end'; outcome: CheckOutcome; requests: number };
 
 export interface ConformanceResult {
   /** True when no requirement failed. */
@@ -179,7 +189,10 @@ export interface CheckContext {
   readonly options: RunOptions;
   readonly operations: readonly OperationDescriptor[];
   /** Sends a request for `family`, with the valid credential unless `headers` says otherwise. */
-  send(family: Family, request: Omit<WireRequest, 'headers'> & { headers?: Record<string, string>; auth?: string | null }): Promise<{ request: WireRequest; response: WireResponse }>;
+  send(
+    family: Family,
+    request: Omit<WireRequest, 'headers'> & { headers?: Record<string, string>; auth?: string | null },
+  ): Promise<{ request: WireRequest; response: WireResponse }>;
   /**
    * Records that a request of `operationId` exercised the class `value` of
    * `dimension` (a credential form, a class of invalid body, a spelling of

@@ -27,7 +27,10 @@ export const controlOpenapi = {
       get: {
         operationId: 'readControlSpec',
         summary: 'This document',
-        responses: { '200': { description: 'The OpenAPI document of the control API', content: json({ type: 'object' }) }, '401': error('Missing or invalid API key') },
+        responses: {
+          '200': { description: 'The OpenAPI document of the control API', content: json({ type: 'object' }) },
+          '401': error('Missing or invalid API key'),
+        },
       },
     },
     '/state': {
@@ -40,8 +43,12 @@ export const controlOpenapi = {
     '/reset': {
       post: {
         operationId: 'reset',
-        summary: 'Back to the seed: pets created since start are forgotten, ids start again after the seed; faults and journal are cleared (the clock is not: see PUT /clock)',
-        responses: { '200': { description: 'The state after the reset', content: json({ $ref: '#/components/schemas/Summary' }) }, '401': error('Missing or invalid API key') },
+        summary:
+          'Back to the seed: pets created since start are forgotten, ids start again after the seed; faults and journal are cleared (the clock is not: see PUT /clock)',
+        responses: {
+          '200': { description: 'The state after the reset', content: json({ $ref: '#/components/schemas/Summary' }) },
+          '401': error('Missing or invalid API key'),
+        },
       },
     },
     '/pets': {
@@ -62,14 +69,21 @@ export const controlOpenapi = {
         operationId: 'setClock',
         summary: "Move the server clock (it then runs at real speed); `null` goes back to the machine's time",
         requestBody: { required: true, content: json({ $ref: '#/components/schemas/ClockSetting' }) },
-        responses: { '200': { description: 'The new clock', content: json({ $ref: '#/components/schemas/Summary' }) }, '400': error('Not an ISO 8601 instant'), '401': error('Missing or invalid API key') },
+        responses: {
+          '200': { description: 'The new clock', content: json({ $ref: '#/components/schemas/Summary' }) },
+          '400': error('Not an ISO 8601 instant'),
+          '401': error('Missing or invalid API key'),
+        },
       },
     },
     '/faults': {
       get: {
         operationId: 'listFaults',
         summary: 'The faults in force, by operationId',
-        responses: { '200': { description: 'Faults by operationId', content: json({ type: 'object', additionalProperties: { $ref: '#/components/schemas/Fault' } }) }, '401': error('Missing or invalid API key') },
+        responses: {
+          '200': { description: 'Faults by operationId', content: json({ type: 'object', additionalProperties: { $ref: '#/components/schemas/Fault' } }) },
+          '401': error('Missing or invalid API key'),
+        },
       },
       delete: {
         operationId: 'clearFaults',
@@ -102,7 +116,10 @@ export const controlOpenapi = {
         operationId: 'readJournal',
         summary: 'The latest requests to the interface, oldest first',
         parameters: [{ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100000 } }],
-        responses: { '200': { description: 'Journal entries', content: json({ type: 'array', items: { $ref: '#/components/schemas/JournalEntry' } }) }, '401': error('Missing or invalid API key') },
+        responses: {
+          '200': { description: 'Journal entries', content: json({ type: 'array', items: { $ref: '#/components/schemas/JournalEntry' } }) },
+          '401': error('Missing or invalid API key'),
+        },
       },
       delete: {
         operationId: 'clearJournal',

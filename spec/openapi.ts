@@ -27,7 +27,11 @@ export const openapi = {
   },
   servers: [
     { url: '{base_url}', description: 'Production (the path ends in /v1)', variables: { base_url: { default: 'https://petstore.example.com/v1' } } },
-    { url: '{staging_base_url}', description: 'Staging (the path ends in /v1)', variables: { staging_base_url: { default: 'https://staging.petstore.example.com/v1' } } },
+    {
+      url: '{staging_base_url}',
+      description: 'Staging (the path ends in /v1)',
+      variables: { staging_base_url: { default: 'https://staging.petstore.example.com/v1' } },
+    },
   ],
   security: [{ bearerAuth: [] }],
   tags: [
@@ -97,8 +101,7 @@ export const openapi = {
       get: {
         operationId: 'getPet',
         summary: 'Get an animal',
-        description:
-          'Deprecated: scheduled for removal on 5 December 2030. The replacement is `GET /pets` filtered with `status`.',
+        description: 'Deprecated: scheduled for removal on 5 December 2030. The replacement is `GET /pets` filtered with `status`.',
         deprecated: true,
         'x-sunset': '2030-12-05T00:00:00Z',
         'x-replacement': 'listPets',

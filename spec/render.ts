@@ -3,9 +3,9 @@ import { controlOpenapi } from './control-openapi.js';
 import { openapi } from './openapi.js';
 
 export function renderSpecJson(): string {
-  return JSON.stringify(openapi, null, 2) + '\n';
+  return `${JSON.stringify(openapi, null, 2)}\n`;
 }
 
 export function renderControlSpecJson(): string {
-  return JSON.stringify(controlOpenapi, null, 2) + '\n';
+  return `${JSON.stringify(controlOpenapi, null, 2)}\n`;
 }

@@ -103,7 +103,7 @@ function invalidBodyClasses(op: OperationDescriptor): Mutation[] {
     { label: 'JSON null instead of an object', apply: () => null },
     { label: 'JSON true instead of an object', apply: () => true },
     { label: 'malformed JSON: truncated', apply: (b) => ({ raw: stringifyJson(b).slice(0, -1) }) },
-    { label: 'malformed JSON: trailing comma', apply: (b) => ({ raw: stringifyJson(b).slice(0, -1) + ',}' }) },
+    { label: 'malformed JSON: trailing comma', apply: (b) => ({ raw: `${stringifyJson(b).slice(0, -1)},}` }) },
     { label: 'malformed JSON: single quotes', apply: (b) => ({ raw: stringifyJson(b).replace(/"/g, "'") }) },
     { label: 'malformed JSON: not JSON at all', apply: () => ({ raw: 'name=Rex&categoryId=1' }) },
     { label: 'an empty body', apply: () => ({ raw: '' }) },
@@ -121,7 +121,9 @@ function applyMutation(body: JsonObject, mutation: Mutation): GeneratedBody {
 
 /** Invalid bodies of every class, each on top of an otherwise valid body. */
 export function invalidBody(op: OperationDescriptor, prefix: string): fc.Arbitrary<GeneratedBody> {
-  return fc.tuple(validBody(op, prefix), fc.constantFrom(...invalidBodyClasses(op))).map(([body, mutation]) => applyMutation(body.value as JsonObject, mutation));
+  return fc
+    .tuple(validBody(op, prefix), fc.constantFrom(...invalidBodyClasses(op)))
+    .map(([body, mutation]) => applyMutation(body.value as JsonObject, mutation));
 }
 
 /** One invalid body of each class (on one valid body from `seed`): run first, so no class is left to chance. */
@@ -137,7 +139,9 @@ export function queryParameters(op: OperationDescriptor): ParameterDescriptor[] 
 /** A query string of valid values; each optional parameter is sometimes left out. */
 export function validQuery(op: OperationDescriptor): fc.Arbitrary<Record<string, string>> {
   const model = Object.fromEntries(queryParameters(op).map((p) => [p.name, valueArbitrary(p.schema).map(String)]));
-  const required = queryParameters(op).filter((p) => p.required).map((p) => p.name);
+  const required = queryParameters(op)
+    .filter((p) => p.required)
+    .map((p) => p.name);
   return fc.record(model, { requiredKeys: required }) as fc.Arbitrary<Record<string, string>>;
 }
 
@@ -164,7 +168,7 @@ export function invalidParameterTexts(parameter: ParameterDescriptor): { label: 
 
 export function queryString(query: Record<string, string>): string {
   const entries = Object.entries(query);
-  return entries.length === 0 ? '' : '?' + entries.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  return entries.length === 0 ? '' : `?${entries.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
 }
 
 /** Fills a path template such as `/pets/{petId}`. */

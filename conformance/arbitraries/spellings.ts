@@ -42,8 +42,7 @@ function withLiterals(segments: readonly Segment[], change: (text: string) => st
 const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The first letter of each literal segment as `%XX` (RFC 3986 §2.1: an unreserved character need not be encoded, but may be). */
-const encodeFirstLetter = (text: string): string =>
-  text.replace(/[A-Za-z]/, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+const encodeFirstLetter = (text: string): string => text.replace(/[A-Za-z]/, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 
 /**
  * The spellings of `method filled` (a path made from `template` with its
@@ -55,15 +54,19 @@ export function routeSpellings(method: string, template: string, filled: string)
   const last = segments.length - 1;
   const candidates: (Spelling | undefined)[] = [
     { label: 'a trailing slash', method, path: `${filled}/` },
-    spelled('literal segments in upper case', method, withLiterals(segments, (t) => t.toUpperCase())),
+    spelled(
+      'literal segments in upper case',
+      method,
+      withLiterals(segments, (t) => t.toUpperCase()),
+    ),
     spelled('literal segments capitalised', method, withLiterals(segments, capitalise)),
     spelled('a percent-encoded letter', method, withLiterals(segments, encodeFirstLetter)),
     { label: 'a doubled slash at the start', method, path: `/${filled}` },
-    ...(last > 0 ? [{ label: 'a doubled slash inside', method, path: join(segments.slice(0, last)) + '/' + join(segments.slice(last)) }] : []),
+    ...(last > 0 ? [{ label: 'a doubled slash inside', method, path: `${join(segments.slice(0, last))}/${join(segments.slice(last))}` }] : []),
     { label: 'a dot segment', method, path: `/.${filled}` },
     { label: 'a dot-dot segment', method, path: `/${first}/..${filled}` },
-    ...(last > 0 ? [{ label: 'an encoded slash', method, path: join(segments.slice(0, last)) + '%2F' + segments[last]!.text }] : []),
-    { label: 'a matrix parameter', method, path: join(segments.slice(0, last)) + `/${segments[last]?.text ?? ''};x=1` },
+    ...(last > 0 ? [{ label: 'an encoded slash', method, path: `${join(segments.slice(0, last))}%2F${segments[last]!.text}` }] : []),
+    { label: 'a matrix parameter', method, path: `${join(segments.slice(0, last))}/${segments[last]?.text ?? ''};x=1` },
     // Rails-style routes take `/pets.json` for `/pets` (a format suffix).
     { label: 'a format suffix', method, path: `${filled}.json` },
     { label: 'an empty query', method, path: `${filled}?` },

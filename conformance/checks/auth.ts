@@ -45,7 +45,8 @@ export function authChecks(ctx: CheckContext): Check[] {
         family: 'auth',
         operationId: op.operationId,
         title: `${op.operationId} answers 401 with an Error body to a missing or invalid API key, before validating or looking anything up`,
-        requirement: 'When the key is missing or invalid, the service answers 401 with an Error body (§5.3); every operation requires HTTP bearer authentication (§5.1).',
+        requirement:
+          'When the key is missing or invalid, the service answers 401 with an Error body (§5.3); every operation requires HTTP bearer authentication (§5.1).',
         seedSection: SECTION,
         writes: op.method !== 'GET',
         arbitrary: (c) => {
@@ -60,7 +61,9 @@ export function authChecks(ctx: CheckContext): Check[] {
         examples: (c) => {
           const [valid] = fc.sample(validRequest(op, c.options.namePrefix), { numRuns: 1, seed: c.options.seed });
           const invalid = op.requestBody
-            ? invalidBodyExamples(op, c.options.namePrefix, c.options.seed).map((body): PlannedRequest => ({ method: op.method, path: op.path, body, description: body.label }))
+            ? invalidBodyExamples(op, c.options.namePrefix, c.options.seed).map(
+                (body): PlannedRequest => ({ method: op.method, path: op.path, body, description: body.label }),
+              )
             : [];
           const near = refusedAuthorizationExamples(c.options.apiKey);
           return [...near.map((auth) => [auth, valid!] as const), ...invalid.map((planned, i) => [near[i % near.length]!, planned] as const)];
@@ -105,7 +108,10 @@ export function authChecks(ctx: CheckContext): Check[] {
           c.cover(list.operationId, 'credential', 'the valid key');
           const sent = await sendPlanned(c, 'auth', list, planned);
           expectStatus(sent, [200], `${list.operationId} with the valid key`);
-          for (const order of [[c.options.apiKey, WRONG], [WRONG, c.options.apiKey]] as const) {
+          for (const order of [
+            [c.options.apiKey, WRONG],
+            [WRONG, c.options.apiKey],
+          ] as const) {
             // Two field lines, the key in one: sent by the client itself, as ctx.send sends one value per field.
             const headers = { accept: 'application/json', authorization: order.map((key) => `Bearer ${key}`) };
             const request = { method: list.method, path: planned.path, operationId: list.operationId, headers };
@@ -177,7 +183,8 @@ function existingItemCheck(op: OperationDescriptor): Check {
     family: 'auth',
     operationId: op.operationId,
     title: `${op.operationId} refuses a missing or invalid key on a pet that exists and was just read with the valid key`,
-    requirement: 'When the key is missing or invalid, the service answers 401 with an Error body (§5.3), whatever the request names: a pet that exists is no exception.',
+    requirement:
+      'When the key is missing or invalid, the service answers 401 with an Error body (§5.3), whatever the request names: a pet that exists is no exception.',
     seedSection: SECTION,
     writes: false,
     arbitrary: (c) => fc.constantFrom(...refusedAuthorizationExamples(c.options.apiKey)),

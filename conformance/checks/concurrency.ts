@@ -64,7 +64,9 @@ function burstCheck(create: OperationDescriptor): Check {
 async function runBurst(c: CheckContext, create: OperationDescriptor, burst: Burst): Promise<void> {
   const list = listOperation(c);
   const sentAt = performance.now();
-  const creating = burst.bodies.map((body) => c.send('concurrency', { method: create.method, path: create.path, body: body.text, operationId: create.operationId }));
+  const creating = burst.bodies.map((body) =>
+    c.send('concurrency', { method: create.method, path: create.path, body: body.text, operationId: create.operationId }),
+  );
   const listing = list ? Array.from({ length: burst.lists }, () => sendListing(c, list)) : [];
   // Everything in flight is awaited before anything is judged, so no request outlives its case.
   const [created, pages] = await Promise.all([settled(creating), settled(listing)]);
@@ -84,7 +86,12 @@ async function runBurst(c: CheckContext, create: OperationDescriptor, burst: Bur
     if (problem) throw withScript(new Violation(`${problem}: answers crossed between simultaneous creates`, sent), c, create, burst);
     const earlier = ids.get(id);
     if (earlier !== undefined) {
-      throw withScript(new Violation(`creates ${earlier + 1} and ${i + 1} of a burst of ${burst.bodies.length} were both given id ${id}`, sent), c, create, burst);
+      throw withScript(
+        new Violation(`creates ${earlier + 1} and ${i + 1} of a burst of ${burst.bodies.length} were both given id ${id}`, sent),
+        c,
+        create,
+        burst,
+      );
     }
     if (c.knowledge.get(id) && c.knowledge.get(id)!.confirmedAt < sentAt) {
       throw withScript(new Violation(`a create in a burst was given id ${id}, which an earlier pet of this run already has`, sent), c, create, burst);
@@ -128,7 +135,11 @@ async function sendListing(c: CheckContext, list: OperationDescriptor): Promise<
   const size = pageSizeParameter(list);
   const limit = size ? BigInt(size.schema['maximum'] as number) : undefined;
   const sentAt = performance.now();
-  const sent = await c.send('concurrency', { method: list.method, path: list.path + queryString(size && limit !== undefined ? { [size.name]: String(limit) } : {}), operationId: list.operationId });
+  const sent = await c.send('concurrency', {
+    method: list.method,
+    path: list.path + queryString(size && limit !== undefined ? { [size.name]: String(limit) } : {}),
+    operationId: list.operationId,
+  });
   expectStatus(sent, [200], 'listing during a burst of creates');
   return { sent, sentAt, ...(limit !== undefined ? { limit } : {}) };
 }
@@ -140,7 +151,8 @@ function checkWholePets(sent: Sent): void {
   for (const item of items) {
     if (!isObject(item)) throw new Violation('an item listed during a burst is not a Pet object', sent);
     const missing = PET_REQUIRED.find((field) => item[field] === undefined);
-    if (missing) throw new Violation(`pet ${idOf(item) ?? '(no id)'} is listed during a burst of creates without its required ${missing}: a half-built pet`, sent);
+    if (missing)
+      throw new Violation(`pet ${idOf(item) ?? '(no id)'} is listed during a burst of creates without its required ${missing}: a half-built pet`, sent);
   }
 }
 
@@ -153,7 +165,11 @@ async function retrieveEach(c: CheckContext, create: OperationDescriptor, burst:
     created.map(async (made) => {
       const pet = made.response.json as Record<string, never>;
       const id = idOf(pet)!;
-      return { pet, id, sent: await c.send('concurrency', { method: get.method, path: fillPath(get.path, { [idParam.name]: id }), operationId: get.operationId }) };
+      return {
+        pet,
+        id,
+        sent: await c.send('concurrency', { method: get.method, path: fillPath(get.path, { [idParam.name]: id }), operationId: get.operationId }),
+      };
     }),
   );
   for (const { pet, id, sent } of answers) {
@@ -165,7 +181,13 @@ async function retrieveEach(c: CheckContext, create: OperationDescriptor, burst:
     const got = sent.response.json;
     if (!isObject(got)) throw withScript(new Violation('the 200 body is not a Pet', sent), c, create, burst);
     const field = differingField(pet, got);
-    if (field) throw withScript(new Violation(`pet ${id}, created in a burst, comes back with ${field} ${describeValue(got[field])}, created as ${describeValue(pet[field])}`, sent), c, create, burst);
+    if (field)
+      throw withScript(
+        new Violation(`pet ${id}, created in a burst, comes back with ${field} ${describeValue(got[field])}, created as ${describeValue(pet[field])}`, sent),
+        c,
+        create,
+        burst,
+      );
   }
 }
 
@@ -178,7 +200,8 @@ function withScript(error: unknown, c: CheckContext, create: OperationDescriptor
   const url = c.client.baseUrl + create.path;
   const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
   const lines = burst.bodies.map(
-    (body) => `curl -sS -X ${create.method} ${quote(url)} -H "Authorization: Bearer $${KEY_VARIABLE}" -H 'content-type: application/json' --data-binary ${quote(body.text)} &`,
+    (body) =>
+      `curl -sS -X ${create.method} ${quote(url)} -H "Authorization: Bearer $${KEY_VARIABLE}" -H 'content-type: application/json' --data-binary ${quote(body.text)} &`,
   );
   const script = [...lines, 'wait'].join('\n     ');
   return new Violation(`${error.message}\n   replay the burst (${burst.bodies.length} creates at once):\n     ${script}`, error.exchange);

@@ -86,7 +86,11 @@ function deprecatedOperationChecks(ctx: CheckContext): Check[] {
           const now = c.targetNow();
           const removed = removal !== undefined && now >= removal.getTime();
           if (!removed) {
-            expectStatus(sent, id === undefined ? [200, 404] : [200], `${op.operationId} before its removal date (target clock ${new Date(now).toISOString()})`);
+            expectStatus(
+              sent,
+              id === undefined ? [200, 404] : [200],
+              `${op.operationId} before its removal date (target clock ${new Date(now).toISOString()})`,
+            );
           } else {
             expectStatus(sent, [200, 404, 410], `${op.operationId} after its removal date`);
             if (sent.response.status !== 200) expectErrorBody(sent);

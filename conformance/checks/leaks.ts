@@ -89,7 +89,8 @@ function keyInAnswersCheck(op: OperationDescriptor, observed: ReadonlyMap<string
     examples: (c) => probesOf(c, op, '1').map((_, i) => i),
     runs: () => 1,
     async predicate(c, index) {
-      if (c.options.apiKey.length < MIN_KEY_LENGTH) throw new NothingToExercise(`the API key is shorter than ${MIN_KEY_LENGTH} characters: too short to tell apart from ordinary text in an answer`);
+      if (c.options.apiKey.length < MIN_KEY_LENGTH)
+        throw new NothingToExercise(`the API key is shorter than ${MIN_KEY_LENGTH} characters: too short to tell apart from ordinary text in an answer`);
       const seen = observed.get(op.operationId);
       if (seen) throw new Violation(`${keyLeak(c.options.apiKey, seen)!} (seen on a request of this run)`, seen);
       id ??= op.parameters.some((p) => p.in === 'path') ? ((await someExistingId(c, 'leaks')) ?? '1') : '1';
@@ -131,7 +132,11 @@ function probesOf(c: CheckContext, op: OperationDescriptor, id: string): Probe[]
     probes.push({ label: `the valid key and an invalid ${parameter.name}`, auth: undefined, path: `${path}?${encodeURIComponent(parameter.name)}=%00invalid` });
   }
   if (Object.keys(params).length > 0) {
-    probes.push({ label: 'the valid key and an id that is not an integer', auth: undefined, path: fillPath(op.path, Object.fromEntries(Object.keys(params).map((n) => [n, 'not-an-id']))) });
+    probes.push({
+      label: 'the valid key and an id that is not an integer',
+      auth: undefined,
+      path: fillPath(op.path, Object.fromEntries(Object.keys(params).map((n) => [n, 'not-an-id']))),
+    });
   }
   return probes;
 }
@@ -157,7 +162,8 @@ export function sameLengthWrongKeys(apiKey: string): { label: string; key: strin
 /** What a refusal says, with the presented token itself taken out (an echo of it is not a hint). */
 function refusalOf(response: WireResponse, token: string): { status: number; code: string; message: string; challenge: string } {
   const body = response.json;
-  const field = (name: string) => (body !== null && typeof body === 'object' && !Array.isArray(body) && typeof body[name] === 'string' ? (body[name] as string) : '');
+  const field = (name: string) =>
+    body !== null && typeof body === 'object' && !Array.isArray(body) && typeof body[name] === 'string' ? (body[name] as string) : '';
   const scrub = (text: string) => text.split(token).join('<token>');
   return {
     status: response.status,

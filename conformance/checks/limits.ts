@@ -54,10 +54,9 @@ export function limitsChecks(ctx: CheckContext): Check[] {
   const [min, max] = integerRange(size.schema);
   const fallback = typeof size.schema['default'] === 'number' ? BigInt(size.schema['default'] as number) : max;
   const filters = filterParameters(op);
-  const filterValue = fc.record(
-    Object.fromEntries(filters.map((f) => [f.name, fc.constantFrom(...((f.schema['enum'] ?? []) as string[]))])),
-    { requiredKeys: [] },
-  ) as fc.Arbitrary<Record<string, string>>;
+  const filterValue = fc.record(Object.fromEntries(filters.map((f) => [f.name, fc.constantFrom(...((f.schema['enum'] ?? []) as string[]))])), {
+    requiredKeys: [],
+  }) as fc.Arbitrary<Record<string, string>>;
   // They create pets only to fill the largest page; under --read-only they
   // read whatever the target holds instead (ensurePopulation creates nothing).
   const base = { family: 'limits', operationId: op.operationId, seedSection: SECTION, writes: false } as const;
@@ -77,8 +76,7 @@ export function limitsChecks(ctx: CheckContext): Check[] {
       id: `limits.${op.operationId}.at-most-limit`,
       title: `${op.operationId} returns at most \`${size.name}\` pets for every ${size.name} in ${min}..${max}, and all of them when fewer exist`,
       requirement: `${size.name}: minimum ${min}, maximum ${max}; "Maximum number of animals returned" (§4.1, §8).`,
-      arbitrary: () =>
-        fc.tuple(fc.oneof(fc.bigInt({ min, max }), fc.constantFrom(min, max, fallback, max - 1n, min + 1n)), filterValue),
+      arbitrary: () => fc.tuple(fc.oneof(fc.bigInt({ min, max }), fc.constantFrom(min, max, fallback, max - 1n, min + 1n)), filterValue),
       examples: () => [min, max, fallback].map((limit) => [limit, {}] as [bigint, Record<string, string>]),
       predicate: (c, [limit, filter]) => page(c, limit, filter),
       runs: (c) => Math.max(1, Math.round(c.options.runs / 2)),
@@ -137,7 +135,11 @@ function unspecifiedParameterCheck(
     async predicate(c, value) {
       // With more pets than the maximum page, a target that ignores the bound shows it.
       await ensurePopulation(c, 'limits', op, max);
-      const sent = await c.send('limits', { method: 'GET', path: `${op.path}?${parameter.name}=${encodeURIComponent(value.text)}`, operationId: op.operationId });
+      const sent = await c.send('limits', {
+        method: 'GET',
+        path: `${op.path}?${parameter.name}=${encodeURIComponent(value.text)}`,
+        operationId: op.operationId,
+      });
       expectStatus(sent, [200, 400, 422], `${parameter.name} ${value.label}`);
       if (sent.response.status !== 200) expectErrorBody(sent);
       else if (!Array.isArray(sent.response.json) || BigInt(sent.response.json.length) > max) {

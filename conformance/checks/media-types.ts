@@ -66,11 +66,12 @@ function jsonSpellingsCheck(op: OperationDescriptor): Check {
     operationId: op.operationId,
     title: `${op.operationId} creates a valid NewPet sent as application/json with a charset parameter or in another letter case`,
     requirement:
-      'All bodies are application/json (§4); a media type\'s type and subtype are case-insensitive and parameters are allowed (RFC 9110 §8.3.1), so `application/json; charset=utf-8` and `Application/JSON` are application/json and a valid NewPet sent so must be created (201).',
+      "All bodies are application/json (§4); a media type's type and subtype are case-insensitive and parameters are allowed (RFC 9110 §8.3.1), so `application/json; charset=utf-8` and `Application/JSON` are application/json and a valid NewPet sent so must be created (201).",
     seedSection: SECTION,
     writes: true,
     arbitrary: (c) => fc.tuple(fc.constantFrom(...JSON_SPELLINGS), validBody(op, c.options.namePrefix)),
-    examples: (c) => JSON_SPELLINGS.map((type) => [type, sampleValidBody(op, c.options.namePrefix, c.options.seed)] as [string, ReturnType<typeof sampleValidBody>]),
+    examples: (c) =>
+      JSON_SPELLINGS.map((type) => [type, sampleValidBody(op, c.options.namePrefix, c.options.seed)] as [string, ReturnType<typeof sampleValidBody>]),
     runs: (c) => Math.max(JSON_SPELLINGS.length, Math.round(c.options.runs / 10)),
     async predicate(c, [type, body]) {
       const sent = await sendBody(c, op, type, body.text);
@@ -150,7 +151,8 @@ function acceptCheck(op: OperationDescriptor): Check {
       if (gone && (response.status === 404 || response.status === 410)) return;
       expectStatus(sent, [200], `${op.operationId} with ${shown}`);
       const type = response.headers['content-type'] ?? '(absent)';
-      if (!/^application\/json\s*(;|$)/i.test(type)) throw new Violation(`${op.operationId} with ${shown} is answered with Content-Type ${type}, not application/json`, sent);
+      if (!/^application\/json\s*(;|$)/i.test(type))
+        throw new Violation(`${op.operationId} with ${shown} is answered with Content-Type ${type}, not application/json`, sent);
       if (response.json === undefined) throw new Violation(`${op.operationId} with ${shown}: the body is not JSON`, sent);
     },
   });

@@ -52,7 +52,11 @@ export function notFoundChecks(ctx: CheckContext): Check[] {
       arbitrary: () => fc.constantFrom(...MALFORMED_IDS),
       examples: () => [...MALFORMED_IDS],
       async predicate(c, id) {
-        const sent = await c.send('not-found', { method: op.method, path: op.path.replace(`{${idParam.name}}`, encodeURIComponent(id)), operationId: op.operationId });
+        const sent = await c.send('not-found', {
+          method: op.method,
+          path: op.path.replace(`{${idParam.name}}`, encodeURIComponent(id)),
+          operationId: op.operationId,
+        });
         expectStatus(sent, [400, 404, 410, 422], `${op.operationId} for the non-int64 id ${JSON.stringify(id)}`);
         expectErrorBody(sent);
         c.unspecified(

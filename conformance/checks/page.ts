@@ -31,7 +31,11 @@ export function checkPage(ctx: CheckContext, sent: { request: WireRequest; respo
       seen.add(id);
     }
     for (const [name, value] of Object.entries(query.filters)) {
-      if (item[name] !== value) throw new Violation(`filtered by ${name}=${value}, but pet ${id ?? '?'} has ${name} ${item[name] === undefined ? '(absent)' : JSON.stringify(item[name])}`, sent);
+      if (item[name] !== value)
+        throw new Violation(
+          `filtered by ${name}=${value}, but pet ${id ?? '?'} has ${name} ${item[name] === undefined ? '(absent)' : JSON.stringify(item[name])}`,
+          sent,
+        );
     }
     const known = id === undefined ? undefined : ctx.knowledge.get(id);
     if (known) {

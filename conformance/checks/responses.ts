@@ -12,7 +12,8 @@ import type { Exchange } from '../client.js';
 import type { Oracle } from '../oracle.js';
 import type { CheckOutcome, Failure } from '../types.js';
 
-const REQUIREMENT = 'All bodies are application/json (§4); every error response carries the Error body {code, message, status} (§7); the statuses are those of §4.';
+const REQUIREMENT =
+  'All bodies are application/json (§4); every error response carries the Error body {code, message, status} (§7); the statuses are those of §4.';
 
 export interface ResponseJudge {
   observe(exchange: Exchange): void;
@@ -33,7 +34,9 @@ export function createResponseJudge(operations: readonly OperationDescriptor[], 
     if (response.status >= 500) out.push(`a ${response.status} server error: a conforming service never fails on client input`);
     const declared = op.responses.find((r) => r.status === response.status);
     if (response.status >= 300 && response.status < 400) {
-      out.push(`a ${response.status} redirect${response.headers['location'] ? ` to ${response.headers['location']}` : ''}: the spec declares none, and the suite never follows one (the API key would travel with it)`);
+      out.push(
+        `a ${response.status} redirect${response.headers['location'] ? ` to ${response.headers['location']}` : ''}: the spec declares none, and the suite never follows one (the API key would travel with it)`,
+      );
     } else if (!declared && response.status < 400) {
       out.push(`status ${response.status} is not one the spec declares for ${op.operationId} (${op.responses.map((r) => r.status).join(', ')})`);
     }

@@ -69,7 +69,10 @@ function spellingCheck(op: OperationDescriptor): Check {
       });
       if (servedData(actual.method, sent.response)) {
         const what = writes ? 'created a pet' : actual.method === 'HEAD' ? 'answered as the operation' : 'served pets';
-        throw new Violation(`${actual.method} ${actual.path} (${actual.label}) with ${credential.label} ${what}: ${sent.response.status} without a valid key`, sent);
+        throw new Violation(
+          `${actual.method} ${actual.path} (${actual.label}) with ${credential.label} ${what}: ${sent.response.status} without a valid key`,
+          sent,
+        );
       }
     },
   });

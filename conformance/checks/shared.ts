@@ -56,7 +56,9 @@ export function filterParameters(op: OperationDescriptor): ParameterDescriptor[]
 
 /** The operation that lists (GET without path parameters, answering an array). */
 export function listOperation(ctx: CheckContext): OperationDescriptor | undefined {
-  return ctx.operations.find((op) => op.method === 'GET' && !op.path.includes('{') && op.responses.some((r) => r.status === 200 && r.schema?.['type'] === 'array'));
+  return ctx.operations.find(
+    (op) => op.method === 'GET' && !op.path.includes('{') && op.responses.some((r) => r.status === 200 && r.schema?.['type'] === 'array'),
+  );
 }
 
 /** The operation that creates (POST with a body answering 201). */
@@ -74,7 +76,11 @@ export function isObject(value: unknown): value is JsonObject {
 }
 
 /** Creates a pet with a valid body and records it; the 201 is required. */
-export async function createPet(ctx: CheckContext, family: Family, body: GeneratedBody): Promise<{ pet: JsonObject; sent: { request: WireRequest; response: WireResponse } }> {
+export async function createPet(
+  ctx: CheckContext,
+  family: Family,
+  body: GeneratedBody,
+): Promise<{ pet: JsonObject; sent: { request: WireRequest; response: WireResponse } }> {
   const op = createOperation(ctx);
   if (!op) throw new Error('the spec has no create operation');
   const sent = await ctx.send(family, { method: op.method, path: op.path, body: body.text, operationId: op.operationId });

@@ -47,7 +47,8 @@ class GetCommand implements fc.AsyncCommand<Model, Real> {
     const got = sent.response.json;
     if (got === null || typeof got !== 'object' || Array.isArray(got)) throw new Violation('the 200 body is not a Pet', sent);
     const field = differingField(known.pet, got);
-    if (field) throw new Violation(`pet ${known.id} comes back with ${field} ${describeValue(got[field])}, created as ${describeValue(known.pet[field])}`, sent);
+    if (field)
+      throw new Violation(`pet ${known.id} comes back with ${field} ${describeValue(got[field])}, created as ${describeValue(known.pet[field])}`, sent);
   }
   toString = () => `GET pet #${this.pick} of those created`;
 }
@@ -82,17 +83,16 @@ export function stateChecks(ctx: CheckContext): Check[] {
     propertyCheck({
       id: 'state.model',
       family: 'state',
-      operationId: `${create.operationId}+${list.operationId}${getOperation(ctx) ? '+' + getOperation(ctx)!.operationId : ''}`,
+      operationId: `${create.operationId}+${list.operationId}${getOperation(ctx) ? `+${getOperation(ctx)!.operationId}` : ''}`,
       title: 'sequences of create, get and list keep every created pet retrievable unchanged, ids unique, filters and short pages exact',
       requirement:
         'Pet: "Unique identifier assigned by the service on creation" (§2); createPet returns the created Pet (§4.2); getPet returns a Pet (§4.3); listPets "Returns only animals with this status", limit is the maximum returned (§4.1).',
       seedSection: SECTION,
       writes: true,
       arbitrary: (c) => {
-        const filter = fc.record(
-          Object.fromEntries(filters.map((f) => [f.name, fc.constantFrom(...((f.schema['enum'] ?? []) as string[]))])),
-          { requiredKeys: [] },
-        ) as fc.Arbitrary<Record<string, string>>;
+        const filter = fc.record(Object.fromEntries(filters.map((f) => [f.name, fc.constantFrom(...((f.schema['enum'] ?? []) as string[]))])), {
+          requiredKeys: [],
+        }) as fc.Arbitrary<Record<string, string>>;
         return fc.commands(
           [
             validBody(create, c.options.namePrefix).map((b) => new CreateCommand(b)),

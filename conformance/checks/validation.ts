@@ -40,7 +40,7 @@ export function validationChecks(ctx: CheckContext): Check[] {
             if (pet[field] !== undefined) {
               c.unspecified(
                 {
-                  decision: 'default-' + field,
+                  decision: `default-${field}`,
                   family: 'validation',
                   operationId: op.operationId,
                   seed: `§2 NewPet: "${field}" ... "No default is stated"`,
@@ -90,7 +90,13 @@ export function validationChecks(ctx: CheckContext): Check[] {
         const advisory = { family: 'validation', operationId: op.operationId } as const;
 
         // A body in another media type: 415 for the reference server; 400 is as reasonable.
-        const wrongType = await c.send('validation', { method: op.method, path: op.path, body: sample.text, headers: { 'content-type': 'text/plain' }, operationId: op.operationId });
+        const wrongType = await c.send('validation', {
+          method: op.method,
+          path: op.path,
+          body: sample.text,
+          headers: { 'content-type': 'text/plain' },
+          operationId: op.operationId,
+        });
         if (wrongType.response.status === 201 && isObject(wrongType.response.json)) c.knowledge.record(wrongType.response.json);
         expectStatus(wrongType, [201, 400, 415], 'a valid body sent as text/plain');
         if (wrongType.response.status !== 201) expectErrorBody(wrongType);
@@ -161,7 +167,10 @@ function longNameCheck(op: OperationDescriptor, marked: string): Check {
         if (back !== given) {
           // The value itself would fill the report: say what became of it.
           const what = typeof back === 'string' ? `${[...back].length} characters${given.startsWith(back) ? ' (cut off)' : ''}` : describeValue(back);
-          throw new Violation(`a ${LONG_NAME_CHARACTERS}-character ${marked} was accepted (201) but came back as ${what}: refuse it with 400 or keep it whole`, sent);
+          throw new Violation(
+            `a ${LONG_NAME_CHARACTERS}-character ${marked} was accepted (201) but came back as ${what}: refuse it with 400 or keep it whole`,
+            sent,
+          );
         }
       }
       c.unspecified(

@@ -12,7 +12,7 @@ import { cut } from '../show.js';
 import { CHECK_STATUSES, type CheckOutcome, type ConformanceResult, type Failure } from '../types.js';
 import { curlCommand, redactDeep, rerunCommand } from './replay.js';
 
-const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const STYLE = `
 :root { color-scheme: light dark; --fail: #c62828; --pass: #2e7d32; --warn: #b26a00; --muted: #666; --line: #ccc8; }
@@ -40,9 +40,9 @@ export function renderHtml(original: ConformanceResult, apiKey: string): string 
   const verdict = verdictOf(result);
   const body = [
     `<h1>petstore conform <span class="verdict ${verdict.split(' ')[0]}">${verdict}</span></h1>`,
-    `<p class="meta">${escape(result.target)} · seed ${result.seed}${result.strict ? ' · --strict' : ''} · ${result.requests} requests (${result.writes} writes) in ${(result.durationMs / 1000).toFixed(1)} s · started ${escape(result.startedAt)}${result.targetDate ? ` · target clock ${escape(result.targetDate)}` : ''}</p>`,
+    `<p class="meta">${escapeHtml(result.target)} · seed ${result.seed}${result.strict ? ' · --strict' : ''} · ${result.requests} requests (${result.writes} writes) in ${(result.durationMs / 1000).toFixed(1)} s · started ${escapeHtml(result.startedAt)}${result.targetDate ? ` · target clock ${escapeHtml(result.targetDate)}` : ''}</p>`,
     `<ul class="counts" id="counts">${CHECK_STATUSES.map((s) => `<li class="status-${s.replace(' ', '-')}" data-status="${s}"><b>${result.counts[s]}</b> ${s}</li>`).join('')}</ul>`,
-    `<p>${escape(describeCounts(result.counts))}</p>`,
+    `<p>${escapeHtml(describeCounts(result.counts))}</p>`,
     failuresSection(result, original, apiKey),
     advisoriesSection(result),
     setAsideSection(result.checks),
@@ -73,21 +73,26 @@ function failuresSection(result: ConformanceResult, original: ConformanceResult,
 /** `failure` is redacted; the replay line is built from the original request, the key read from the environment. */
 function failureBlock(failure: Failure, original: Failure, index: number, result: ConformanceResult, target: string, apiKey: string): string {
   const parts = [
-    `<section class="failure" data-check="${escape(failure.checkId)}">`,
-    `<h3>${index}) [${escape(failure.family)}] ${escape(failure.operationId)}: ${escape(failure.message)}${failure.occurrences && failure.occurrences > 1 ? ` (seen ${failure.occurrences} times)` : ''}</h3>`,
-    `<p><b>Requirement</b> (${escape(failure.seedSection)}): ${escape(failure.requirement)}</p>`,
+    `<section class="failure" data-check="${escapeHtml(failure.checkId)}">`,
+    `<h3>${index}) [${escapeHtml(failure.family)}] ${escapeHtml(failure.operationId)}: ${escapeHtml(failure.message)}${failure.occurrences && failure.occurrences > 1 ? ` (seen ${failure.occurrences} times)` : ''}</h3>`,
+    `<p><b>Requirement</b> (${escapeHtml(failure.seedSection)}): ${escapeHtml(failure.requirement)}</p>`,
   ];
-  if (failure.counterexample !== undefined) parts.push(`<p><b>Minimal input</b></p><pre>${escape(cut(failure.counterexample, 2000))}</pre>`);
+  if (failure.counterexample !== undefined) parts.push(`<p><b>Minimal input</b></p><pre>${escapeHtml(cut(failure.counterexample, 2000))}</pre>`);
   if (failure.request) {
     const headers = Object.entries(failure.request.headers).flatMap(([name, values]) => [values].flat().map((v) => `${name}: ${v}`));
-    parts.push(`<p><b>Request</b></p><pre>${escape([`${failure.request.method} ${failure.request.path}`, ...headers, ...(failure.request.body !== undefined ? ['', cut(failure.request.body, 4000)] : [])].join('\n'))}</pre>`);
+    parts.push(
+      `<p><b>Request</b></p><pre>${escapeHtml([`${failure.request.method} ${failure.request.path}`, ...headers, ...(failure.request.body !== undefined ? ['', cut(failure.request.body, 4000)] : [])].join('\n'))}</pre>`,
+    );
   }
   if (failure.response) {
     const headers = Object.entries(failure.response.headers).map(([name, value]) => `${name}: ${value}`);
-    parts.push(`<p><b>Response</b></p><pre>${escape([String(failure.response.status), ...headers, '', failure.response.text === '' ? '(empty body)' : cut(failure.response.text, 4000)].join('\n'))}</pre>`);
+    parts.push(
+      `<p><b>Response</b></p><pre>${escapeHtml([String(failure.response.status), ...headers, '', failure.response.text === '' ? '(empty body)' : cut(failure.response.text, 4000)].join('\n'))}</pre>`,
+    );
   }
-  if (original.request) parts.push(`<p><b>Replay</b></p><pre class="replay">${escape(curlCommand(target, original.request, apiKey))}</pre>`);
-  if (failure.seed !== undefined) parts.push(`<p><b>Rerun</b></p><pre class="rerun">${escape(rerunCommand(result.target, failure.checkId, failure.seed))}</pre>`);
+  if (original.request) parts.push(`<p><b>Replay</b></p><pre class="replay">${escapeHtml(curlCommand(target, original.request, apiKey))}</pre>`);
+  if (failure.seed !== undefined)
+    parts.push(`<p><b>Rerun</b></p><pre class="rerun">${escapeHtml(rerunCommand(result.target, failure.checkId, failure.seed))}</pre>`);
   parts.push('</section>');
   return parts.join('\n');
 }
@@ -95,7 +100,8 @@ function failureBlock(failure: Failure, original: Failure, index: number, result
 function advisoriesSection(result: ConformanceResult): string {
   if (result.advisories.length === 0) return '';
   const rows = result.advisories.map(
-    (a) => `<li><b>[${escape(a.family)}] ${escape(a.operationId)}</b>: ${escape(a.observed)}. <i>This project:</i> ${escape(a.referenceBehaviour)}. <i>Seed:</i> ${escape(a.seed)}</li>`,
+    (a) =>
+      `<li><b>[${escapeHtml(a.family)}] ${escapeHtml(a.operationId)}</b>: ${escapeHtml(a.observed)}. <i>This project:</i> ${escapeHtml(a.referenceBehaviour)}. <i>Seed:</i> ${escapeHtml(a.seed)}</li>`,
   );
   return `<h2 id="advisories">Advisories (${result.advisories.length})</h2>\n<p>The seed leaves these open: not failures${result.strict ? '' : '; --strict makes them requirements'}.</p>\n<ul>${rows.join('\n')}</ul>`;
 }
@@ -103,26 +109,32 @@ function advisoriesSection(result: ConformanceResult): string {
 function setAsideSection(checks: readonly CheckOutcome[]): string {
   const aside = checks.filter((c) => c.status === 'skipped' || c.status === 'not run');
   if (aside.length === 0) return '';
-  const rows = aside.map((c) => `<tr><td class="status-${c.status.replace(' ', '-')}">${c.status}</td><td>${escape(c.id)}</td><td>${escape(c.note ?? '')}</td></tr>`);
+  const rows = aside.map(
+    (c) => `<tr><td class="status-${c.status.replace(' ', '-')}">${c.status}</td><td>${escapeHtml(c.id)}</td><td>${escapeHtml(c.note ?? '')}</td></tr>`,
+  );
   return `<h2 id="set-aside">Skipped and not run (${aside.length})</h2>\n<div class="scroll"><table><thead><tr><th>outcome</th><th>check</th><th>why</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 function checksSection(checks: readonly CheckOutcome[]): string {
   const rows = checks.map(
     (c) =>
-      `<tr data-check="${escape(c.id)}"><td class="status-${c.status.replace(' ', '-')}">${c.status}</td><td>${escape(c.family)}</td><td>${escape(c.operationId)}: ${escape(c.title)}${c.note ? ` <span class="meta">(${escape(c.note)})</span>` : ''}</td><td class="hide-narrow">${c.requests ?? ''}</td></tr>`,
+      `<tr data-check="${escapeHtml(c.id)}"><td class="status-${c.status.replace(' ', '-')}">${c.status}</td><td>${escapeHtml(c.family)}</td><td>${escapeHtml(c.operationId)}: ${escapeHtml(c.title)}${c.note ? ` <span class="meta">(${escapeHtml(c.note)})</span>` : ''}</td><td class="hide-narrow">${c.requests ?? ''}</td></tr>`,
   );
   return `<h2 id="checks">Checks (${checks.length})</h2>\n<div class="scroll"><table><thead><tr><th>outcome</th><th>family</th><th>requirement</th><th class="hide-narrow">requests</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 function coverageSection(coverage: Coverage): string {
   const blocks = coverage.operations.map((op) => {
-    const statuses = op.statuses.map((s) => `<span class="${s.declared ? '' : 'undeclared'}">${s.status}${s.declared ? '' : ' (undeclared)'} ×${s.count}</span>`).join(', ') || 'none';
+    const statuses =
+      op.statuses.map((s) => `<span class="${s.declared ? '' : 'undeclared'}">${s.status}${s.declared ? '' : ' (undeclared)'} ×${s.count}</span>`).join(', ') ||
+      'none';
     const never = op.neverObserved.length ? `<span class="never">${op.neverObserved.join(', ')}</span>` : '—';
-    const inputs = op.inputs.map((i) => `<tr><td>${escape(i.dimension)}</td><td>${i.classes.map((c) => `${escape(c.value)} ×${c.count}`).join(', ')}</td></tr>`).join('');
+    const inputs = op.inputs
+      .map((i) => `<tr><td>${escapeHtml(i.dimension)}</td><td>${i.classes.map((c) => `${escapeHtml(c.value)} ×${c.count}`).join(', ')}</td></tr>`)
+      .join('');
     return [
-      `<h3 id="coverage-${escape(op.operationId)}">${escape(op.operationId)} <span class="meta">${escape(op.method)} ${escape(op.path)}</span></h3>`,
-      `<div class="scroll"><table class="coverage" data-operation="${escape(op.operationId)}"><tbody>`,
+      `<h3 id="coverage-${escapeHtml(op.operationId)}">${escapeHtml(op.operationId)} <span class="meta">${escapeHtml(op.method)} ${escapeHtml(op.path)}</span></h3>`,
+      `<div class="scroll"><table class="coverage" data-operation="${escapeHtml(op.operationId)}"><tbody>`,
       `<tr><th>requests</th><td class="requests">${op.requests}</td></tr>`,
       `<tr><th>statuses seen</th><td>${statuses}</td></tr>`,
       `<tr><th>declared, never seen</th><td>${never}</td></tr>`,

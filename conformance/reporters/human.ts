@@ -21,23 +21,32 @@ export function renderHuman(original: ConformanceResult, apiKey: string, options
   const lines: string[] = [];
   const push = (line = '') => lines.push(line);
   push(`petstore conform: ${result.target}`);
-  push(`seed ${result.seed}${result.strict ? ', --strict' : ''}; ${result.requests} requests (${result.writes} writes) in ${(result.durationMs / 1000).toFixed(1)} s` + (result.validatorLoadMs > 0 ? ` (${(result.validatorLoadMs / 1000).toFixed(1)} s of it loading Prism)` : '') + (result.targetDate ? `; target clock ${result.targetDate}` : ''));
+  push(
+    `seed ${result.seed}${result.strict ? ', --strict' : ''}; ${result.requests} requests (${result.writes} writes) in ${(result.durationMs / 1000).toFixed(1)} s${result.validatorLoadMs > 0 ? ` (${(result.validatorLoadMs / 1000).toFixed(1)} s of it loading Prism)` : ''}${result.targetDate ? `; target clock ${result.targetDate}` : ''}`,
+  );
   push();
   for (const family of FAMILIES) {
     const checks = result.checks.filter((c) => c.family === family);
     if (checks.length === 0) continue;
     const counts = countOutcomes(checks);
     push(`${counts.failed ? 'FAIL' : 'ok  '} ${family.padEnd(12)} ${describeCounts(counts)}`);
-    for (const check of checks) push(`  ${MARKS[check.status]} ${check.operationId}: ${check.title}${check.note ? ` (${check.status === 'not run' ? 'not run: ' : ''}${check.note})` : check.status === 'not run' ? ' (not run)' : ''}`);
+    for (const check of checks)
+      push(
+        `  ${MARKS[check.status]} ${check.operationId}: ${check.title}${check.note ? ` (${check.status === 'not run' ? 'not run: ' : ''}${check.note})` : check.status === 'not run' ? ' (not run)' : ''}`,
+      );
   }
   if (result.failures.length) {
     push();
     push(`${result.failures.length} failure${result.failures.length === 1 ? '' : 's'}:`);
-    result.failures.forEach((failure, index) => lines.push('', ...renderFailure(failure, original.failures[index] as Failure, index + 1, result, original.target, apiKey)));
+    result.failures.forEach((failure, index) => {
+      lines.push('', ...renderFailure(failure, original.failures[index] as Failure, index + 1, result, original.target, apiKey));
+    });
   }
   if (result.advisories.length) {
     push();
-    push(`${result.advisories.length} advisor${result.advisories.length === 1 ? 'y' : 'ies'} (the seed leaves these open; not failures${result.strict ? '' : ', --strict makes them requirements'}):`);
+    push(
+      `${result.advisories.length} advisor${result.advisories.length === 1 ? 'y' : 'ies'} (the seed leaves these open; not failures${result.strict ? '' : ', --strict makes them requirements'}):`,
+    );
     for (const a of result.advisories) push(`  - [${a.family}] ${a.operationId}: ${a.observed}. This project: ${a.referenceBehaviour}. Seed: ${a.seed}`);
   }
   if (options.coverage || !result.ok) {
@@ -46,7 +55,7 @@ export function renderHuman(original: ConformanceResult, apiKey: string, options
   }
   push();
   push(`${verdictOf(result)}: ${describeCounts(result.counts)}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /** ✓ passed, ✗ failed, ! advisory (passed, with behaviour the seed leaves open), - skipped, ∅ not run. */
@@ -54,7 +63,9 @@ const MARKS: Record<CheckStatus, string> = { passed: '✓', failed: '✗', advis
 
 /** `failure` and `result` are redacted; the replay line is built from the original request and target, the key read from the environment. */
 function renderFailure(failure: Failure, original: Failure, index: number, result: ConformanceResult, target: string, apiKey: string): string[] {
-  const out = [`${index}) [${failure.family}] ${failure.operationId}: ${failure.message}${failure.occurrences && failure.occurrences > 1 ? ` (seen ${failure.occurrences} times)` : ''}`];
+  const out = [
+    `${index}) [${failure.family}] ${failure.operationId}: ${failure.message}${failure.occurrences && failure.occurrences > 1 ? ` (seen ${failure.occurrences} times)` : ''}`,
+  ];
   out.push(`   requirement (${failure.seedSection}): ${failure.requirement}`);
   if (failure.counterexample !== undefined) out.push(`   minimal input: ${cut(failure.counterexample, 400)}`);
   if (failure.request) {
@@ -81,7 +92,9 @@ function renderCoverage(coverage: Coverage): string[] {
   const out = ['coverage (what the run actually sent and saw):'];
   for (const op of coverage.operations) {
     const statuses = op.statuses.map((s) => `${s.status}${s.declared ? '' : ' (undeclared)'} ×${s.count}`).join(', ') || 'none';
-    out.push(`  ${op.operationId.padEnd(10)} ${op.method} ${op.path}: ${op.requests} requests; statuses ${statuses}; declared, never seen: ${op.neverObserved.join(', ') || '—'}`);
+    out.push(
+      `  ${op.operationId.padEnd(10)} ${op.method} ${op.path}: ${op.requests} requests; statuses ${statuses}; declared, never seen: ${op.neverObserved.join(', ') || '—'}`,
+    );
     for (const input of op.inputs) out.push(`    ${input.dimension}: ${input.classes.map((c) => `${c.value} ×${c.count}`).join(', ')}`);
   }
   return out;

@@ -9,7 +9,7 @@ import { cut } from '../show.js';
 import { curlCommand, redactDeep } from './replay.js';
 
 export function renderJson(result: ConformanceResult, apiKey: string): string {
-  return JSON.stringify(redactDeep(result, apiKey), (_key, value) => (typeof value === 'bigint' ? value.toString() : value), 2) + '\n';
+  return `${JSON.stringify(redactDeep(result, apiKey), (_key, value) => (typeof value === 'bigint' ? value.toString() : value), 2)}\n`;
 }
 
 /** `check` is from the redacted result; the replay line is built from `original`'s request, the key read from the environment. */
@@ -36,7 +36,8 @@ export function renderTap(original: ConformanceResult, apiKey: string): string {
     if (check.status === 'skipped') lines.push(`ok ${i + 1} - ${name} # SKIP ${check.note ?? ''}`);
     else if (check.status === 'not run') lines.push(`ok ${i + 1} - ${name} # SKIP not run: ${check.note ?? 'nothing to exercise'}`);
     else if (check.status === 'passed') lines.push(`ok ${i + 1} - ${name}`);
-    else if (check.status === 'advisory') lines.push(`ok ${i + 1} - ${name}`, '# advisory: it passed, and saw behaviour the seed leaves open (see the advisories below)');
+    else if (check.status === 'advisory')
+      lines.push(`ok ${i + 1} - ${name}`, '# advisory: it passed, and saw behaviour the seed leaves open (see the advisories below)');
     else {
       lines.push(`not ok ${i + 1} - ${name}`, '  ---');
       for (const line of failureText(check, original.checks[i] as CheckOutcome, original, apiKey).split('\n')) lines.push(`  # ${line}`);
@@ -45,7 +46,7 @@ export function renderTap(original: ConformanceResult, apiKey: string): string {
   });
   for (const a of result.advisories) lines.push(`# advisory [${a.family}] ${a.operationId}: ${a.observed}`);
   lines.push(`# ${verdictOf(result)}: ${describeCounts(result.counts)}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 // XML 1.0 §2.2 Char: no C0 controls but tab, LF and CR, no U+FFFE/U+FFFF and no
@@ -53,12 +54,7 @@ export function renderTap(original: ConformanceResult, apiKey: string): string {
 const NOT_XML_CHAR = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 function xml(text: string): string {
-  return text
-    .replace(NOT_XML_CHAR, '\ufffd')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+  return text.replace(NOT_XML_CHAR, '\ufffd').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 export function renderJunit(original: ConformanceResult, apiKey: string): string {
@@ -76,7 +72,8 @@ export function renderJunit(original: ConformanceResult, apiKey: string): string
     // The coverage of the operations this suite's checks concern, as properties (JUnit's place for data about a run).
     const properties: string[] = [];
     for (const op of result.coverage.operations.filter((o) => checks.some((c) => c.operationId.split('+').includes(o.operationId)))) {
-      const property = (name: string, value: string | number) => properties.push(`      <property name="${xml(`coverage.${op.operationId}.${name}`)}" value="${xml(String(value))}"/>`);
+      const property = (name: string, value: string | number) =>
+        properties.push(`      <property name="${xml(`coverage.${op.operationId}.${name}`)}" value="${xml(String(value))}"/>`);
       property('requests', op.requests);
       for (const s of op.statuses) property(`status.${s.status}`, `${s.count}${s.declared ? '' : ' (undeclared)'}`);
       property('declared-never-seen', op.neverObserved.join(', ') || 'none');
@@ -88,12 +85,14 @@ export function renderJunit(original: ConformanceResult, apiKey: string): string
       out.push(`    <testcase classname="${xml(`${family}.${check.operationId}`)}" name="${xml(check.title)}" time="${(check.durationMs / 1000).toFixed(3)}">`);
       if (check.status === 'skipped') out.push(`      <skipped message="${xml(check.note ?? '')}"/>`);
       if (check.status === 'not run') out.push(`      <skipped message="${xml(`not run: ${check.note ?? 'nothing to exercise'}`)}"/>`);
-      if (check.status === 'advisory') out.push('      <system-out>advisory: it passed, and saw behaviour the seed leaves open (see the advisories of the run)</system-out>');
-      if (check.failure) out.push(`      <failure message="${xml(check.failure.message)}">${xml(failureText(check, originalCheck, original, apiKey))}</failure>`);
+      if (check.status === 'advisory')
+        out.push('      <system-out>advisory: it passed, and saw behaviour the seed leaves open (see the advisories of the run)</system-out>');
+      if (check.failure)
+        out.push(`      <failure message="${xml(check.failure.message)}">${xml(failureText(check, originalCheck, original, apiKey))}</failure>`);
       out.push('    </testcase>');
     }
     out.push('  </testsuite>');
   }
   out.push('</testsuites>');
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }

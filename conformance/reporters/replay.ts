@@ -45,7 +45,20 @@ const WIRE_RECORDS = new Set(['headers', 'json']);
  * spec, never from what was sent or received: they cannot hold the key, and
  * redacting them would garble them for a key short enough to occur in words.
  */
-const SUITE_TEXT = new Set(['id', 'checkId', 'family', 'operationId', 'title', 'requirement', 'seedSection', 'status', 'decision', 'seed', 'referenceBehaviour', 'coverage']);
+const SUITE_TEXT = new Set([
+  'id',
+  'checkId',
+  'family',
+  'operationId',
+  'title',
+  'requirement',
+  'seedSection',
+  'status',
+  'decision',
+  'seed',
+  'referenceBehaviour',
+  'coverage',
+]);
 
 /**
  * A copy of `value` with the key removed from every string in it but the

@@ -30,9 +30,7 @@ export interface ParseLimits {
 
 export const defaultParseLimits: ParseLimits = { maxDepth: 32, maxMembers: 10_000 };
 
-export type ParseResult =
-  | { ok: true; value: JsonValue }
-  | { ok: false; reason: 'syntax' | 'depth' | 'members'; message: string };
+export type ParseResult = { ok: true; value: JsonValue } | { ok: false; reason: 'syntax' | 'depth' | 'members'; message: string };
 
 /** Any integer beyond this many digits is outside int64 whatever its digits are. */
 const MAX_EXACT_DIGITS = 20;
@@ -167,12 +165,18 @@ class Parser {
   private value(): JsonValue {
     const c = this.text.charCodeAt(this.pos);
     switch (c) {
-      case 0x7b: return this.object();
-      case 0x5b: return this.array();
-      case 0x22: return this.string();
-      case 0x74: return this.literal('true', true);
-      case 0x66: return this.literal('false', false);
-      case 0x6e: return this.literal('null', null);
+      case 0x7b:
+        return this.object();
+      case 0x5b:
+        return this.array();
+      case 0x22:
+        return this.string();
+      case 0x74:
+        return this.literal('true', true);
+      case 0x66:
+        return this.literal('false', false);
+      case 0x6e:
+        return this.literal('null', null);
       default:
         if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.number();
         if (Number.isNaN(c)) this.fail('unexpected end of input');
@@ -287,14 +291,30 @@ class Parser {
       const e = t[p + 1];
       p += 2;
       switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           const hex = t.slice(p, p + 4);
           if (!/^[0-9a-fA-F]{4}$/.test(hex)) {

@@ -16,12 +16,12 @@ export function stringifyJson(value: JsonValue): string {
       return JSON.stringify(value);
     default:
       if (value === null) return 'null';
-      if (Array.isArray(value)) return '[' + value.map(stringifyJson).join(',') + ']';
+      if (Array.isArray(value)) return `[${value.map(stringifyJson).join(',')}]`;
       return (
         '{' +
         Object.keys(value)
           .filter((key) => value[key] !== undefined)
-          .map((key) => JSON.stringify(key) + ':' + stringifyJson(value[key] as JsonValue))
+          .map((key) => `${JSON.stringify(key)}:${stringifyJson(value[key] as JsonValue)}`)
           .join(',') +
         '}'
       );

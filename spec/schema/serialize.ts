@@ -30,7 +30,7 @@ function writerFor(schema: Schema): Writer {
 export function compileObjectSerializer(schema: Schema): (value: JsonObject, fields?: JsonObject) => string {
   const properties = Object.entries((schema['properties'] ?? {}) as Record<string, Schema>).map(([name, sub]) => ({
     name,
-    key: JSON.stringify(name) + ':',
+    key: `${JSON.stringify(name)}:`,
     write: writerFor(sub),
   }));
   return (value, fields) => {
@@ -41,6 +41,6 @@ export function compileObjectSerializer(schema: Schema): (value: JsonObject, fie
       if (out.length > 1) out += ',';
       out += key + write(v);
     }
-    return out + '}';
+    return `${out}}`;
   };
 }

@@ -31,8 +31,23 @@ const INT_RANGES: Record<string, readonly [bigint, bigint]> = {
 
 const ANNOTATIONS = new Set(['description', 'title', 'default', 'examples', 'example', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
 const HANDLED = new Set([
-  'type', 'enum', 'const', 'required', 'properties', 'additionalProperties', 'items', 'minItems', 'maxItems',
-  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern', 'format',
+  'type',
+  'enum',
+  'const',
+  'required',
+  'properties',
+  'additionalProperties',
+  'items',
+  'minItems',
+  'maxItems',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
 ]);
 
 function label(path: string): string {
@@ -89,17 +104,13 @@ export function compileSchema(schema: Schema): Validator {
   if (enumValues) {
     const list = enumValues.map((v) => String(v)).join(', ');
     checks.push((value, path = '') =>
-      enumValues.some((allowed) => allowed === value)
-        ? undefined
-        : { path, message: `${label(path)} must be one of: ${list}` },
+      enumValues.some((allowed) => allowed === value) ? undefined : { path, message: `${label(path)} must be one of: ${list}` },
     );
   }
 
   if ('const' in schema) {
     const expected = schema['const'] as JsonValue;
-    checks.push((value, path = '') =>
-      value === expected ? undefined : { path, message: `${label(path)} must be ${JSON.stringify(expected)}` },
-    );
+    checks.push((value, path = '') => (value === expected ? undefined : { path, message: `${label(path)} must be ${JSON.stringify(expected)}` }));
   }
 
   const format = schema['format'];
@@ -149,9 +160,7 @@ export function compileSchema(schema: Schema): Validator {
   }
 
   const required = (schema['required'] ?? []) as readonly string[];
-  const properties = Object.entries((schema['properties'] ?? {}) as Record<string, Schema>).map(
-    ([name, sub]) => [name, compileSchema(sub)] as const,
-  );
+  const properties = Object.entries((schema['properties'] ?? {}) as Record<string, Schema>).map(([name, sub]) => [name, compileSchema(sub)] as const);
   const additional = schema['additionalProperties'];
   const additionalCheck = additional && typeof additional === 'object' ? compileSchema(additional as Schema) : undefined;
   const known = new Set(properties.map(([name]) => name));
@@ -161,10 +170,10 @@ export function compileSchema(schema: Schema): Validator {
       const object = value as { [key: string]: JsonValue };
       const prefix = path === '' ? '' : `${path}.`;
       for (const name of required) {
-        if (!Object.prototype.hasOwnProperty.call(object, name)) return { path: prefix + name, message: `${prefix + name} is required` };
+        if (!Object.hasOwn(object, name)) return { path: prefix + name, message: `${prefix + name} is required` };
       }
       for (const [name, check] of properties) {
-        if (!Object.prototype.hasOwnProperty.call(object, name)) continue;
+        if (!Object.hasOwn(object, name)) continue;
         const issue = check(object[name], prefix + name);
         if (issue) return issue;
       }

@@ -4,7 +4,7 @@
  * or an unreachable target (one line, no stack trace).
  */
 import { writeFileSync } from 'node:fs';
-import { Command, Option } from '@commander-js/extra-typings';
+import { Command } from '@commander-js/extra-typings';
 import { defaultRunOptions } from '../../conformance/defaults.js';
 import { FAMILIES, type ConformanceResult, type Family, type ProgressEvent } from '../../conformance/types.js';
 import { UsageError, type CliIo } from './io.js';
@@ -35,7 +35,10 @@ async function loadSuite() {
 }
 
 function parseList(text: string): string[] {
-  return text.split(',').map((s) => s.trim()).filter(Boolean);
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export function conformCommand(io: CliIo) {
@@ -48,7 +51,11 @@ export function conformCommand(io: CliIo) {
     .option('--checks <list>', `families or check ids to run, comma-separated (${FAMILIES.join(', ')})`, parseList)
     .option('--skip-checks <list>', 'families to leave out, comma-separated', parseList)
     .option('--reporter <name[:file]>', `report format (${REPORTERS.join(', ')}), to stdout or to a file; repeat it for several reports of one run`, collect)
-    .option('-o, --output <file>', 'write a report to a file, paired in order with the --reporter options that name no file (stdout keeps the summary)', collect)
+    .option(
+      '-o, --output <file>',
+      'write a report to a file, paired in order with the --reporter options that name no file (stdout keeps the summary)',
+      collect,
+    )
     .option('--coverage', 'end the human report with the coverage map (always shown when a run fails)', false)
     .option('--strict', "also require this project's documented decisions where the seed leaves behaviour open", false)
     .option('--read-only', 'only checks that create nothing', false)
@@ -56,7 +63,12 @@ export function conformCommand(io: CliIo) {
     .option('--rate <n>', 'most requests per second (0: no limit)', parseInteger(0, 1_000_000), defaultRunOptions.rate)
     .option('--concurrency <n>', 'most requests in flight at once', parseInteger(1, 256), defaultRunOptions.concurrency)
     .option('--timeout <ms>', 'per-request timeout in milliseconds', parseInteger(1, 3_600_000), defaultRunOptions.timeoutMs)
-    .option('--time-budget <s>', 'overall time budget in seconds; checks not started by then are skipped', parseInteger(1, 86_400), defaultRunOptions.timeBudgetMs / 1000)
+    .option(
+      '--time-budget <s>',
+      'overall time budget in seconds; checks not started by then are skipped',
+      parseInteger(1, 86_400),
+      defaultRunOptions.timeBudgetMs / 1000,
+    )
     .option('--name-prefix <text>', 'prefix of the name of every pet the run creates', defaultRunOptions.namePrefix)
     .option('-q, --quiet', 'no progress output', false)
     .action(async (options) => {
@@ -73,7 +85,7 @@ export function conformCommand(io: CliIo) {
       const reports = reportTargets(options.reporter ?? [], options.output ?? []);
       const { runConformance, TargetUnreachableError, renderers } = await loadSuite();
       const progress = !options.quiet && io.stdout.isTTY === true ? createProgress(io) : undefined;
-      let result;
+      let result: ConformanceResult;
       try {
         result = await runConformance({
           baseUrl: baseUrl.href.replace(/\/+$/, ''),
@@ -133,7 +145,8 @@ export function reportTargets(reporters: readonly string[], outputs: readonly st
     return { reporter: name as ReporterName, ...(file !== undefined ? { file } : {}) };
   });
   if (files.length > 0) throw new UsageError(`--output ${files[0]}: no --reporter left to write it (give one --reporter per --output)`);
-  if (targets.filter((t) => t.file === undefined).length > 1) throw new UsageError('only one report can go to stdout: give the others a file (--reporter name:file or --output)');
+  if (targets.filter((t) => t.file === undefined).length > 1)
+    throw new UsageError('only one report can go to stdout: give the others a file (--reporter name:file or --output)');
   return targets;
 }
 
@@ -153,7 +166,11 @@ function selection(only: string[] | undefined, skip: string[] | undefined): { fa
   }
   const skipped = new Set(skip ?? []);
   for (const s of skipped) if (!isFamily(s)) throw new UsageError(`--skip-checks takes families: ${FAMILIES.join(', ')}`);
-  let families: Family[] = onlyFamilies.length ? onlyFamilies : checkIds.length ? [...new Set(checkIds.map((id) => id.split('.')[0] as Family))] : [...FAMILIES];
+  let families: Family[] = onlyFamilies.length
+    ? onlyFamilies
+    : checkIds.length
+      ? [...new Set(checkIds.map((id) => id.split('.')[0] as Family))]
+      : [...FAMILIES];
   families = families.filter((f) => !skipped.has(f));
   return { families, checkIds };
 }

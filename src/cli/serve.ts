@@ -2,7 +2,7 @@
  * `petstore serve`: the reference server as a stand-in backend.
  */
 import { Command, Option } from '@commander-js/extra-typings';
-import { createServer } from '../server/index.js';
+import { createServer, type PetstoreServer } from '../server/index.js';
 import { DEFAULT_BASE_PATH, DEFAULT_HOST, DEFAULT_PORT, DEVELOPMENT_API_KEY, defaultLimits } from '../server/decisions.js';
 import { createNoticeWriter, createRequestLogger } from '../server/log.js';
 import { persistPeriodically, readSeedText, readStateFile, SeedError, seedPets } from '../store/index.js';
@@ -21,18 +21,25 @@ export function serveCommand(io: CliIo) {
     .option('--seed <file>', 'JSON array of NewPet objects to start with, e.g. fixtures/pets.json')
     .option('--now <instant>', "the server clock's start (ISO 8601), e.g. 2031-01-01T00:00:00Z to see the world after getPet's sunset", parseInstant)
     .option('--max-pets <n>', 'most pets held; creation beyond answers 507', parseInteger(0, 100_000_000), defaultLimits.maxPets)
-    .option('--state <file>', 'keep the pets in this file: loaded at start (instead of --seed when it exists), written atomically every --state-interval seconds and on shutdown')
+    .option(
+      '--state <file>',
+      'keep the pets in this file: loaded at start (instead of --seed when it exists), written atomically every --state-interval seconds and on shutdown',
+    )
     .option('--state-interval <s>', 'seconds between writes of --state when pets changed', parseInteger(1, 86_400), 5)
     .option('--no-control', 'do not serve the control API (/__control)')
     .option('--journal-size <n>', 'requests kept in the journal (GET /__control/journal)', parseInteger(0, 1_000_000), defaultLimits.journalSize)
-    .addOption(new Option('--log <format>', 'request log on stdout: pretty (one line per request) or json (pino field names)').choices(['pretty', 'json'] as const).default('pretty' as const))
+    .addOption(
+      new Option('--log <format>', 'request log on stdout: pretty (one line per request) or json (pino field names)')
+        .choices(['pretty', 'json'] as const)
+        .default('pretty' as const),
+    )
     .option('-q, --quiet', 'no request log', false)
     .action(async (options) => {
       const apiKeys = resolveApiKeys({ flags: options.apiKey ?? [], env: io.env['PETSTORE_API_KEYS'], file: options.apiKeysFile });
       const log = createRequestLogger(options.quiet ? 'off' : options.log, (line) => io.stdout.write(line));
       // With --log json every line of stdout is JSON, notices included.
       const notice = createNoticeWriter(options.log, (text) => io.stdout.write(text));
-      let server;
+      let server: PetstoreServer;
       let fromState = false;
       try {
         // The state file, when there is one, holds every pet (seed included) in id order.
@@ -53,7 +60,9 @@ export function serveCommand(io: CliIo) {
         throw error;
       }
       const persistence = options.state
-        ? persistPeriodically(options.state, server.store, options.stateInterval * 1000, (error) => io.stderr.write(`petstore: cannot write ${options.state}: ${(error as Error).message}\n`))
+        ? persistPeriodically(options.state, server.store, options.stateInterval * 1000, (error) =>
+            io.stderr.write(`petstore: cannot write ${options.state}: ${(error as Error).message}\n`),
+          )
         : undefined;
       // Only pets read from the file are on disk already; a seed (or nothing) is written on
       // the first tick or at shutdown, so --state FILE always leaves FILE behind.

@@ -23,7 +23,6 @@ export function isJsonContentType(header: string | undefined): boolean {
   return true;
 }
 
-
 type BodyResult = { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large' };
 
 /**

@@ -123,7 +123,9 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
       ? undefined
       : createControlHandler({ store, reset, clock, faults, journal, respond, authenticate, limits, operationIds: operations.map((op) => op.operationId) });
   const isControl = (url: string | undefined) =>
-    control !== undefined && url !== undefined && url.startsWith(CONTROL_PREFIX) && (url.length === CONTROL_PREFIX.length || '/?'.includes(url[CONTROL_PREFIX.length] as string));
+    control !== undefined &&
+    url?.startsWith(CONTROL_PREFIX) === true &&
+    (url.length === CONTROL_PREFIX.length || '/?'.includes(url[CONTROL_PREFIX.length] as string));
 
   const serve = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     // RFC 9112 §9.3.2: pipelined requests may be processed in parallel only

@@ -6,9 +6,17 @@
  */
 export const errorCatalog = {
   bad_request: { status: 400, meaning: 'The request is not well-formed HTTP (rejected by the HTTP parser).' },
-  invalid_parameter: { status: 400, meaning: 'A query or path parameter breaks the rules the spec gives it (`limit` not an integer within its bounds, `status` outside PetStatus, `petId` not an int64), or is given twice.' },
+  invalid_parameter: {
+    status: 400,
+    meaning:
+      'A query or path parameter breaks the rules the spec gives it (`limit` not an integer within its bounds, `status` outside PetStatus, `petId` not an int64), or is given twice.',
+  },
   malformed_json: { status: 400, meaning: 'The body is not JSON: a syntax error, invalid UTF-8, nesting deeper than 32 levels or more than 10,000 members.' },
-  invalid_body: { status: 400, meaning: 'The body is JSON but not a NewPet: missing or empty, not an object, a required field missing, or a field of the wrong type or value. The message names the field.' },
+  invalid_body: {
+    status: 400,
+    meaning:
+      'The body is JSON but not a NewPet: missing or empty, not an object, a required field missing, or a field of the wrong type or value. The message names the field.',
+  },
   unauthorized: { status: 401, meaning: 'The API key is missing, empty, not sent with the Bearer scheme, or not accepted.' },
   route_not_found: { status: 404, meaning: 'No operation of the interface lives at this path.' },
   pet_not_found: { status: 404, meaning: 'No animal has the given `petId`.' },
@@ -19,7 +27,11 @@ export const errorCatalog = {
   uri_too_long: { status: 414, meaning: 'The request target is longer than 8 KiB.' },
   unsupported_media_type: { status: 415, meaning: 'A body was sent with a Content-Type other than `application/json` (a `charset=utf-8` parameter is fine).' },
   header_too_large: { status: 431, meaning: 'The request headers are over 16 KiB.' },
-  fault_injected: { status: 503, meaning: 'A fault injected through the control API (`PUT /__control/faults/{operationId}`), with the status chosen there (503 when none was); the `Petstore-Fault` header says so.' },
+  fault_injected: {
+    status: 503,
+    meaning:
+      'A fault injected through the control API (`PUT /__control/faults/{operationId}`), with the status chosen there (503 when none was); the `Petstore-Fault` header says so.',
+  },
   internal_error: { status: 500, meaning: 'A bug in the server. It never answers this to anything a client sends; please report it.' },
   storage_full: { status: 507, meaning: 'The store holds `--max-pets` animals already; existing animals are intact.' },
 } as const satisfies Record<string, { status: number; meaning: string }>;

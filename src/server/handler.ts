@@ -66,7 +66,7 @@ export function createRequestHandler(deps: HandlerDeps): RequestHandler {
       sunset: operation.sunset?.getTime(),
     });
   }
-  const prefix = basePath + '/';
+  const prefix = `${basePath}/`;
   // The two 401 answers never vary: built once, not per refused request.
   const refusal = (outcome: 'missing' | 'invalid', message: string) => ({
     body: Buffer.from(errorJson('unauthorized', message)),
@@ -142,7 +142,8 @@ export function createRequestHandler(deps: HandlerDeps): RequestHandler {
         const refusal = refusals[auth];
         return respond.send(x, statusOf('unauthorized'), refusal.body, refusal.headers, 'unauthorized');
       }
-      if (!p) return respond.sendError(x, 'method_not_allowed', `${method} is not allowed on ${route.template}; allowed: ${route.allow}`, ['allow', route.allow]);
+      if (!p)
+        return respond.sendError(x, 'method_not_allowed', `${method} is not allowed on ${route.template}; allowed: ${route.allow}`, ['allow', route.allow]);
 
       const query = q === -1 ? undefined : url.slice(q + 1);
       // Faults come after authentication: the request was accepted, then the backend "failed".

@@ -24,7 +24,9 @@ export function createRequestLogger(format: LogFormat, write: (line: string) => 
       );
   }
   return (e) =>
-    write(`${e.at.slice(11, 23)} ${e.method.padEnd(6)} ${e.path} → ${e.status}${e.code ? ` ${e.code}` : ''} ${e.latencyMs.toFixed(1)} ms${e.fault ? ` [fault: ${e.fault}]` : ''}\n`);
+    write(
+      `${e.at.slice(11, 23)} ${e.method.padEnd(6)} ${e.path} → ${e.status}${e.code ? ` ${e.code}` : ''} ${e.latencyMs.toFixed(1)} ms${e.fault ? ` [fault: ${e.fault}]` : ''}\n`,
+    );
 }
 
 /**

@@ -36,7 +36,10 @@ t.test('--seed fixtures/pets.json starts with its 32 pets', async (t) => {
   t.match(cli.stdout(), /pets: 32 from fixtures\/pets\.json/);
   const api = apiClient(t, cli.url, DEV_KEY);
   const all = await api('/pets?limit=100');
-  t.strictSame(all.body.map((p: { id: number }) => p.id), Array.from({ length: 32 }, (_, i) => i + 1));
+  t.strictSame(
+    all.body.map((p: { id: number }) => p.id),
+    Array.from({ length: 32 }, (_, i) => i + 1),
+  );
   t.match(all.text, /"categoryId":9007199254740993[,}]/, 'an int64 categoryId of the seed keeps its digits');
   t.equal((await api('/pets', { json: { name: 'New', categoryId: 1 } })).body.id, 33, 'new pets follow the seed');
 });
@@ -125,7 +128,9 @@ t.test('new connections are refused once SIGTERM has arrived', async (t) => {
   const socket = await connect(cli.url); // an open request keeps the process alive meanwhile
   socket.on('error', () => {}); // the server cuts it after its grace period
   const { host, pathname } = new URL(cli.url);
-  socket.write(`POST ${pathname}/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${DEV_KEY}\r\nContent-Type: application/json\r\nContent-Length: 30\r\n\r\n{`);
+  socket.write(
+    `POST ${pathname}/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${DEV_KEY}\r\nContent-Type: application/json\r\nContent-Length: 30\r\n\r\n{`,
+  );
   await new Promise((resolve) => setTimeout(resolve, 200));
   cli.child.kill('SIGTERM');
   await waitForOutput(cli, /SIGTERM/);

@@ -89,7 +89,12 @@ t.test('a port that is taken is a usage error naming the address', async (t) => 
 
 t.test('API keys from flags, PETSTORE_API_KEYS and a file add up, trimmed and without duplicates', async (t) => {
   const dir = t.testdir({ keys: '# comment\nfile-key\r\n\n  shared  \n' });
-  t.strictSame(resolveApiKeys({ flags: ['flag-key', 'shared'], env: ' env-key ,,shared', file: join(dir, 'keys') }), ['flag-key', 'shared', 'env-key', 'file-key']);
+  t.strictSame(resolveApiKeys({ flags: ['flag-key', 'shared'], env: ' env-key ,,shared', file: join(dir, 'keys') }), [
+    'flag-key',
+    'shared',
+    'env-key',
+    'file-key',
+  ]);
   t.strictSame(resolveApiKeys({}), [], 'none at all');
   t.throws(() => resolveApiKeys({ flags: ['a\tb'] }), { code: 'usage', exitCode: 2 }, 'white space inside a key');
 });

@@ -41,7 +41,10 @@ async function everyReport(
     ]);
     await pool(runs, 4, async ({ reporter, toFile }) => {
       const file = join(dir, `report.${reporter}`);
-      const run = await runner(['conform', '--base-url', target.url, '--api-key', KEY, '--reporter', reporter, ...args, ...(toFile ? ['--output', file] : [])], toFile);
+      const run = await runner(
+        ['conform', '--base-url', target.url, '--api-key', KEY, '--reporter', reporter, ...args, ...(toFile ? ['--output', file] : [])],
+        toFile,
+      );
       const report = toFile ? readFileSync(file, 'utf8') : run.stdout;
       check(`--reporter ${reporter}${toFile ? ' --output' : ''}`, run.code, { 'output file': toFile ? report : '', stdout: run.stdout, stderr: run.stderr });
     });

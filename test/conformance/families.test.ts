@@ -14,7 +14,11 @@ t.test('every declared family has checks in a default run against the reference 
   const server = await startServer({ apiKeys: [KEY] });
   t.teardown(() => server.close());
   const { result } = await conformJson(server.url, KEY, ['--runs', '5']);
-  for (const family of FAMILIES) t.ok(result.checks.some((c) => c.family === family), `${family} has at least one check`);
+  for (const family of FAMILIES)
+    t.ok(
+      result.checks.some((c) => c.family === family),
+      `${family} has at least one check`,
+    );
   t.strictSame([...new Set(result.checks.map((c) => c.family))].sort(), [...FAMILIES].sort(), 'and no check belongs to an undeclared family');
 });
 

@@ -21,20 +21,45 @@ async function reportsOf(variant: string): Promise<{ result: ConformanceResult; 
     const dir = mkdtempSync(join(tmpdir(), 'petstore-html-'));
     const file = join(dir, 'report.html');
     const json = join(dir, 'report.json');
-    await runCli(['conform', '--base-url', target.url, '--api-key', KEY, '--seed', '1', '--runs', '10', '--quiet', '--reporter', `json:${json}`, '--reporter', `html:${file}`]);
+    await runCli([
+      'conform',
+      '--base-url',
+      target.url,
+      '--api-key',
+      KEY,
+      '--seed',
+      '1',
+      '--runs',
+      '10',
+      '--quiet',
+      '--reporter',
+      `json:${json}`,
+      '--reporter',
+      `html:${file}`,
+    ]);
     return { result: JSON.parse(readFileSync(json, 'utf8')) as ConformanceResult, html: readFileSync(file, 'utf8'), file };
   } finally {
     await target.close();
   }
 }
 
-for (const [variant, failing] of [['accepts-missing-auth', true], ['shuffled-order', false]] as const) {
+for (const [variant, failing] of [
+  ['accepts-missing-auth', true],
+  ['shuffled-order', false],
+] as const) {
   t.test(`the HTML report of a run against ${variant} (${failing ? 'broken' : 'correct'}) reads in a browser`, async (t) => {
     const { result, html, file } = await reportsOf(variant);
     t.notOk(html.includes(KEY), 'the key appears nowhere in the file');
-    t.notMatch(html, /<script|<link|@import|url\(|https?:\/\/(?!127\.0\.0\.1)/i, 'no script, stylesheet, font or address outside the file (the target is on 127.0.0.1)');
+    t.notMatch(
+      html,
+      /<script|<link|@import|url\(|https?:\/\/(?!127\.0\.0\.1)/i,
+      'no script, stylesheet, font or address outside the file (the target is on 127.0.0.1)',
+    );
 
-    for (const [width, height] of [[1280, 900], [390, 844]] as const) {
+    for (const [width, height] of [
+      [1280, 900],
+      [390, 844],
+    ] as const) {
       const { page, problems, requests } = await openPage(t, { width, height });
       await page.goto(pathToFileURL(file).href);
       for (const status of ['passed', 'failed', 'advisory', 'skipped', 'not run'] as const) {

@@ -10,8 +10,14 @@ import { SHARDS, shard, testVariant } from './variants.js';
 
 t.test('the shards hold every variant once', async (t) => {
   for (const kind of ['broken', 'correct'] as const) {
-    const names = Array.from({ length: SHARDS[kind] }, (_, i) => shard(kind, i + 1)).flat().map((v) => v.name);
-    t.strictSame(names, implementations.filter((i) => i.kind === kind).map((i) => i.name), kind);
+    const names = Array.from({ length: SHARDS[kind] }, (_, i) => shard(kind, i + 1))
+      .flat()
+      .map((v) => v.name);
+    t.strictSame(
+      names,
+      implementations.filter((i) => i.kind === kind).map((i) => i.name),
+      kind,
+    );
   }
   t.ok(implementations.filter((i) => i.kind === 'broken').length >= 40, 'there are broken variants');
 });

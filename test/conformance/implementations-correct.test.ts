@@ -17,11 +17,14 @@ t.test('the reference server conforms: exit 0 with no failure at the default num
   t.equal(code, 0, `exit code 0; the failures:\n${describeFailures(result)}`);
   t.strictSame(result.failures, [], describeFailures(result));
   t.equal(result.strict, false);
-  t.ok(result.checks.every((c) => c.status === 'passed'), 'every check ran and passed');
+  t.ok(
+    result.checks.every((c) => c.status === 'passed'),
+    'every check ran and passed',
+  );
   t.strictSame(result.advisories, [], 'no advisory: where the seed is silent, it does what this project decided');
 });
 
-t.test("the reference server also conforms under --strict: it implements every documented decision", async (t) => {
+t.test('the reference server also conforms under --strict: it implements every documented decision', async (t) => {
   const server = await startServer();
   t.teardown(() => server.close());
   const { code, result } = await conformJson(server.url, server.apiKey, ['--strict']);
@@ -38,7 +41,10 @@ t.test('--strict turns a documented decision into a requirement: a variant that 
   t.teardown(() => server.close());
   const { code, result } = await conformJson(server.url, server.apiKey, ['--strict', '--checks', 'deprecation']);
   t.equal(code, 1, 'exit code 1');
-  t.ok(result.failures.some((f) => f.family === 'deprecation' && /--strict/.test(f.message)), describeFailures(result));
+  t.ok(
+    result.failures.some((f) => f.family === 'deprecation' && /--strict/.test(f.message)),
+    describeFailures(result),
+  );
 });
 
 t.test('a long name refused with 400 is an advisory (§8 leaves the maximum open), and a failure only under --strict', async (t) => {
@@ -51,7 +57,10 @@ t.test('a long name refused with 400 is an advisory (§8 leaves the maximum open
   t.match(advisory?.observed, /refused with 400/, 'the refusal is reported as an advisory');
   const strict = await conformJson(server.url, server.apiKey, ['--strict', ...checks]);
   t.equal(strict.code, 1, 'exit code 1 under --strict');
-  t.ok(strict.result.failures.some((f) => f.family === 'validation' && /--strict/.test(f.message) && /name/.test(f.message)), describeFailures(strict.result));
+  t.ok(
+    strict.result.failures.some((f) => f.family === 'validation' && /--strict/.test(f.message) && /name/.test(f.message)),
+    describeFailures(strict.result),
+  );
 });
 
 t.test('there are correct variants to run against', async (t) => {

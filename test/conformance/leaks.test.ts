@@ -20,19 +20,27 @@ function exchange(authorization: string | undefined, response: Partial<WireRespo
 t.test('the key in an error body or any header is a leak, whatever the request carried', async (t) => {
   t.match(keyLeak(KEY, exchange(undefined, { text: `{"message":"expected ${KEY}"}` })), /body of the 401/);
   t.match(keyLeak(KEY, exchange('Bearer wrong', { headers: { 'x-debug': KEY } })), /x-debug header/);
-  t.match(keyLeak(KEY, exchange(`Bearer ${KEY}`, { status: 200, headers: { 'x-authenticated-as': KEY } })), /x-authenticated-as header/, 'a header reflecting the valid credential');
-  t.match(keyLeak(KEY, exchange(`bearer   ${KEY}`, { status: 400, text: `bad body from ${KEY}` })), /body of the 400/, 'the scheme in any case and the spaces do not make it a near miss');
+  t.match(
+    keyLeak(KEY, exchange(`Bearer ${KEY}`, { status: 200, headers: { 'x-authenticated-as': KEY } })),
+    /x-authenticated-as header/,
+    'a header reflecting the valid credential',
+  );
+  t.match(
+    keyLeak(KEY, exchange(`bearer   ${KEY}`, { status: 400, text: `bad body from ${KEY}` })),
+    /body of the 400/,
+    'the scheme in any case and the spaces do not make it a near miss',
+  );
 });
 
 t.test('not a leak: pet data, an echo of a presented near miss, a key too short to recognise', async (t) => {
   t.equal(keyLeak(KEY, exchange(`Bearer ${KEY}`, { status: 200, text: `[{"name":"${KEY}"}]` })), undefined, 'a 2xx body is data');
-  t.equal(keyLeak(KEY, exchange(`Bearer ${KEY}x`, { text: `the API key '${KEY}x' is not accepted` })), undefined, 'the client\'s own text');
+  t.equal(keyLeak(KEY, exchange(`Bearer ${KEY}x`, { text: `the API key '${KEY}x' is not accepted` })), undefined, "the client's own text");
   t.equal(keyLeak(KEY, exchange(KEY, { headers: { 'x-echo': KEY } })), undefined, 'the key without a scheme, echoed');
   const short = 'k'.repeat(MIN_KEY_LENGTH - 1);
   t.equal(keyLeak(short, exchange(undefined, { text: `expected ${short}` })), undefined);
 });
 
-t.test('wrong keys: two unrelated, three one character away, all of the key\'s length', async (t) => {
+t.test("wrong keys: two unrelated, three one character away, all of the key's length", async (t) => {
   const wrong = sameLengthWrongKeys(KEY);
   t.equal(wrong.length, 5);
   for (const { key } of wrong) {
@@ -43,7 +51,11 @@ t.test('wrong keys: two unrelated, three one character away, all of the key\'s l
   t.equal(differences(wrong[0]!.key), KEY.length, 'unrelated: every character differs');
   t.equal(differences(wrong[1]!.key), KEY.length);
   t.not(wrong[0]!.key, wrong[1]!.key, 'the two unrelated keys differ from each other');
-  t.strictSame(wrong.slice(2).map((w) => differences(w.key)), [1, 1, 1], 'near misses: one character each');
+  t.strictSame(
+    wrong.slice(2).map((w) => differences(w.key)),
+    [1, 1, 1],
+    'near misses: one character each',
+  );
 });
 
 t.test('a report rebuilds the key with its middle character replaced from $PETSTORE_API_KEY, never printing it', async (t) => {
@@ -53,6 +65,8 @@ t.test('a report rebuilds the key with its middle character replaced from $PETST
   const form = keyForms(KEY).find((f) => f.text === changed);
   if (!form) throw new Error('no key form for the replaced key');
   t.notOk(form.shell.includes(KEY.slice(0, 6)), 'the shell word holds no part of the key');
-  const { stdout } = await promisify(execFile)('sh', ['-c', `printf '%s' ${form.shell}`], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', PETSTORE_API_KEY: KEY } });
+  const { stdout } = await promisify(execFile)('sh', ['-c', `printf '%s' ${form.shell}`], {
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', PETSTORE_API_KEY: KEY },
+  });
   t.equal(stdout, changed, 'sh turns the shell word back into the replaced key');
 });

@@ -31,4 +31,3 @@ export function petstore(args: readonly string[], env: Record<string, string> = 
     });
   });
 }
-

@@ -12,7 +12,7 @@ import { startVariant } from '../../fixtures/implementations/index.mjs';
 import { FAMILIES, type ConformanceResult } from '../../conformance/index.js';
 import { CHECK_STATUSES } from '../../conformance/types.js';
 import { startServer } from '../../src/index.js';
-import { conformJson, describeFailures, runCli } from './run-conform.js';
+import { conformJson, runCli } from './run-conform.js';
 
 const KEY = 'k-SECRET-123';
 
@@ -33,7 +33,10 @@ async function resultOf(start: () => Promise<{ url: string; close(): Promise<voi
   }
 }
 
-async function reportOf(start: () => Promise<{ url: string; close(): Promise<void> }>, args: readonly string[]): Promise<{ code: number; report: string; stdout: string }> {
+async function reportOf(
+  start: () => Promise<{ url: string; close(): Promise<void> }>,
+  args: readonly string[],
+): Promise<{ code: number; report: string; stdout: string }> {
   const target = await start();
   const dir = mkdtempSync(join(tmpdir(), 'conform-report-'));
   try {
@@ -126,13 +129,21 @@ t.test('the strict XML reader refuses what is not well-formed', async (t) => {
 
 for (const [label, start, extra] of [
   ['a failing target whose answers hold markup, control characters and astral characters', startHostile, ['--seed', '5', '--runs', '20']],
-  ['the reference server with --read-only (checks that write are skipped)', () => startServer({ apiKeys: [KEY] }), ['--seed', '5', '--runs', '20', '--read-only']],
+  [
+    'the reference server with --read-only (checks that write are skipped)',
+    () => startServer({ apiKeys: [KEY] }),
+    ['--seed', '5', '--runs', '20', '--read-only'],
+  ],
 ] as const) {
   t.test(`--reporter junit --output writes well-formed XML whose testsuites, testcases, failures and skips are the run's: ${label}`, async (t) => {
     const result = await resultOf(start, extra);
     const { code, report, stdout } = await reportOf(start, [...extra, '--reporter', 'junit']);
     t.equal(code, result.ok ? 0 : 1, 'exit code');
-    t.match(stdout, new RegExp(`^${result.ok ? 'PASS' : 'FAIL'}: ${result.failures.length} failures, \\d+ advisories, seed 5; report in `), 'stdout keeps a one-line summary');
+    t.match(
+      stdout,
+      new RegExp(`^${result.ok ? 'PASS' : 'FAIL'}: ${result.failures.length} failures, \\d+ advisories, seed 5; report in `),
+      'stdout keeps a one-line summary',
+    );
     t.ok(report.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n'), 'an XML declaration');
     let root: XmlElement;
     try {
@@ -147,12 +158,20 @@ for (const [label, start, extra] of [
     t.equal(root.attributes['tests'], String(result.checks.length), 'testsuites tests=');
     t.equal(root.attributes['failures'], String(failed.length), 'testsuites failures=');
     const suites = all(root, 'testsuite');
-    t.strictSame(suites.map((s) => s.attributes['name']).sort(), FAMILIES.filter((f) => result.checks.some((c) => c.family === f)).sort(), 'one testsuite per family');
+    t.strictSame(
+      suites.map((s) => s.attributes['name']).sort(),
+      FAMILIES.filter((f) => result.checks.some((c) => c.family === f)).sort(),
+      'one testsuite per family',
+    );
     for (const suite of suites) {
       const checks = result.checks.filter((c) => c.family === suite.attributes['name']);
       t.equal(suite.attributes['tests'], String(checks.length), `${suite.attributes['name']}: tests=`);
       t.equal(suite.attributes['failures'], String(checks.filter((c) => c.status === 'failed').length), `${suite.attributes['name']}: failures=`);
-      t.equal(suite.attributes['skipped'], String(checks.filter((c) => c.status === 'skipped' || c.status === 'not run').length), `${suite.attributes['name']}: skipped=`);
+      t.equal(
+        suite.attributes['skipped'],
+        String(checks.filter((c) => c.status === 'skipped' || c.status === 'not run').length),
+        `${suite.attributes['name']}: skipped=`,
+      );
       t.equal(all(suite, 'testcase').length, checks.length, `${suite.attributes['name']}: testcases`);
     }
     const cases = all(root, 'testcase');
@@ -163,8 +182,12 @@ for (const [label, start, extra] of [
           const outcome = all(c, 'failure').length
             ? 'failed'
             : all(c, 'skipped').length
-              ? all(c, 'skipped')[0]!.attributes['message']!.startsWith('not run:') ? 'not run' : 'skipped'
-              : all(c, 'system-out').some((o) => o.text.startsWith('advisory')) ? 'advisory' : 'passed';
+              ? all(c, 'skipped')[0]!.attributes['message']!.startsWith('not run:')
+                ? 'not run'
+                : 'skipped'
+              : all(c, 'system-out').some((o) => o.text.startsWith('advisory'))
+                ? 'advisory'
+                : 'passed';
           return `${c.attributes['classname']} ${c.attributes['name']} ${outcome}`;
         })
         .sort(),
@@ -180,7 +203,9 @@ for (const [label, start, extra] of [
     }
     if (label.startsWith('a failing')) {
       t.ok(failed.length > 0, 'the target fails');
-      const texts = all(root, 'failure').map((f) => f.text).join('\n');
+      const texts = all(root, 'failure')
+        .map((f) => f.text)
+        .join('\n');
       t.ok(texts.includes('<b>&amp; \\"q\\"'), 'markup from the response survives escaping, unchanged');
       t.ok(texts.includes('🐢'), 'an astral character survives');
       t.ok(texts.includes('\ufffd'), 'the control character is replaced');
@@ -248,9 +273,18 @@ t.test('--reporter tap is valid TAP 14: the plan counts the test points, a faile
     }
     t.equal(tap.plan, tap.points.length, `${label}: the plan matches the number of test points`);
     t.equal(tap.plan, result.checks.length, `${label}: one test point per check`);
-    t.strictSame(tap.points.map((p) => p.id), tap.points.map((_p, i) => i + 1), `${label}: points numbered 1..N`);
     t.strictSame(
-      tap.points.map((p) => `${p.description.split(' - ')[0]} ${p.ok ? (p.directive?.startsWith('SKIP not run:') ? 'not run' : p.directive?.startsWith('SKIP') ? 'skipped' : 'passed') : 'failed'}`).sort(),
+      tap.points.map((p) => p.id),
+      tap.points.map((_p, i) => i + 1),
+      `${label}: points numbered 1..N`,
+    );
+    t.strictSame(
+      tap.points
+        .map(
+          (p) =>
+            `${p.description.split(' - ')[0]} ${p.ok ? (p.directive?.startsWith('SKIP not run:') ? 'not run' : p.directive?.startsWith('SKIP') ? 'skipped' : 'passed') : 'failed'}`,
+        )
+        .sort(),
       // TAP has no directive for an advisory: its point is ok, with a comment after it.
       result.checks.map((c) => `${c.id} ${c.status === 'advisory' ? 'passed' : c.status}`).sort(),
       `${label}: each point is a check with its outcome`,
@@ -267,7 +301,24 @@ t.test('--reporter json prints the ConformanceResult: every field, integers as s
   t.teardown(() => target.close());
   const { code, result, stdout } = await conformJson(target.url, KEY, ['--runs', '20']);
   t.equal(code, 1);
-  t.strictSame(Object.keys(result).sort(), ['advisories', 'checks', 'counts', 'coverage', 'durationMs', 'exercised', 'failures', 'ok', 'requests', 'seed', 'startedAt', 'strict', 'target', 'targetDate', 'validatorLoadMs', 'writes']);
+  t.strictSame(Object.keys(result).sort(), [
+    'advisories',
+    'checks',
+    'counts',
+    'coverage',
+    'durationMs',
+    'exercised',
+    'failures',
+    'ok',
+    'requests',
+    'seed',
+    'startedAt',
+    'strict',
+    'target',
+    'targetDate',
+    'validatorLoadMs',
+    'writes',
+  ]);
   t.equal(result.ok, false);
   t.equal(result.target, target.url);
   t.equal(result.seed, 1);
@@ -275,19 +326,32 @@ t.test('--reporter json prints the ConformanceResult: every field, integers as s
   t.ok(!Number.isNaN(Date.parse(result.startedAt)) && !Number.isNaN(Date.parse(result.targetDate!)), 'ISO instants');
   t.ok(result.requests > 0 && result.writes > 0 && result.writes <= result.requests, `${result.requests} requests, ${result.writes} writes`);
   for (const check of result.checks) {
-    t.ok((FAMILIES as readonly string[]).includes(check.family) && CHECK_STATUSES.includes(check.status) && typeof check.runs === 'number' && typeof check.durationMs === 'number', `check ${check.id}`);
+    t.ok(
+      (FAMILIES as readonly string[]).includes(check.family) &&
+        CHECK_STATUSES.includes(check.status) &&
+        typeof check.runs === 'number' &&
+        typeof check.durationMs === 'number',
+      `check ${check.id}`,
+    );
     t.equal(check.status === 'failed', check.failure !== undefined, `${check.id}: a failure exactly when failed`);
   }
   t.ok(result.failures.length >= result.checks.filter((c) => c.status === 'failed').length, 'every failed check has its failure listed');
   for (const failure of result.failures) {
-    t.ok(failure.checkId && failure.requirement && failure.seedSection && failure.message && failure.request && failure.response, `failure ${failure.checkId} has its requirement and exchange`);
+    t.ok(
+      failure.checkId && failure.requirement && failure.seedSection && failure.message && failure.request && failure.response,
+      `failure ${failure.checkId} has its requirement and exchange`,
+    );
   }
   const withBody = result.failures.find((f) => f.response?.json !== undefined);
   t.ok(withBody, 'a failure carries the parsed response');
   t.equal(typeof (withBody!.response!.json as { status?: unknown }).status, 'string', 'a JSON integer is written as a string of digits (bigint)');
   t.equal((withBody!.response!.json as { status?: unknown }).status, '400');
   t.notOk(stdout.includes(KEY), 'no key');
-  t.match(JSON.stringify(result.failures.map((f) => f.request!.headers['authorization'])), /Bearer \$PETSTORE_API_KEY/, 'the credential shows as $PETSTORE_API_KEY');
+  t.match(
+    JSON.stringify(result.failures.map((f) => f.request!.headers['authorization'])),
+    /Bearer \$PETSTORE_API_KEY/,
+    'the credential shows as $PETSTORE_API_KEY',
+  );
 });
 
 // ── Replay ─────────────────────────────────────────────────────────────
@@ -315,7 +379,17 @@ t.test('the replay line of a failure, run by sh with PETSTORE_API_KEY set, sends
     // 'the key itself' fails on createPet's 201 (turned into a 200), so the failing request carries the valid key.
     const overrides = label === 'the key itself' ? { createdStatus: 200 } : { authenticate };
     const target = await startVariant('base', { apiKey: KEY, ...overrides });
-    const run = await runCli(['conform', '--base-url', target.url, '--api-key', KEY, '--seed', '1', '--checks', label === 'the key itself' ? 'validation' : 'auth']);
+    const run = await runCli([
+      'conform',
+      '--base-url',
+      target.url,
+      '--api-key',
+      KEY,
+      '--seed',
+      '1',
+      '--checks',
+      label === 'the key itself' ? 'validation' : 'auth',
+    ]);
     await target.close();
     t.equal(run.code, 1, `${label}: the target fails`);
     const replays = [...run.stdout.matchAll(/^ {3}replay: (curl .*)$/gm)].map((m) => m[1]!);
@@ -338,7 +412,7 @@ t.test('the replay line of a failure, run by sh with PETSTORE_API_KEY set, sends
 
 // ── A one-character key ────────────────────────────────────────────────
 
-t.test('a one-character key is removed from the data of every report, never from the suite\'s own words', async (t) => {
+t.test("a one-character key is removed from the data of every report, never from the suite's own words", async (t) => {
   const key = 'k';
   const target = await startVariant('error-status-mismatch', { apiKey: key });
   t.teardown(() => target.close());
@@ -347,11 +421,34 @@ t.test('a one-character key is removed from the data of every report, never from
   const json = await runCli([...args, '--reporter', 'json']);
   t.equal(json.code, 1);
   const result = JSON.parse(json.stdout) as ConformanceResult;
-  t.strictSame(Object.keys(result).sort(), ['advisories', 'checks', 'counts', 'coverage', 'durationMs', 'exercised', 'failures', 'ok', 'requests', 'seed', 'startedAt', 'strict', 'target', 'targetDate', 'validatorLoadMs', 'writes'], 'field names intact');
+  t.strictSame(
+    Object.keys(result).sort(),
+    [
+      'advisories',
+      'checks',
+      'counts',
+      'coverage',
+      'durationMs',
+      'exercised',
+      'failures',
+      'ok',
+      'requests',
+      'seed',
+      'startedAt',
+      'strict',
+      'target',
+      'targetDate',
+      'validatorLoadMs',
+      'writes',
+    ],
+    'field names intact',
+  );
   // The same run with a long key is the baseline: the suite's own words must read the same.
   const baselineTarget = await startVariant('error-status-mismatch', { apiKey: KEY });
   t.teardown(() => baselineTarget.close());
-  const baseline = JSON.parse((await runCli(['conform', '--base-url', baselineTarget.url, '--api-key', KEY, '--seed', '1', '--runs', '10', '--quiet', '--reporter', 'json'])).stdout) as ConformanceResult;
+  const baseline = JSON.parse(
+    (await runCli(['conform', '--base-url', baselineTarget.url, '--api-key', KEY, '--seed', '1', '--runs', '10', '--quiet', '--reporter', 'json'])).stdout,
+  ) as ConformanceResult;
   const ownWords = (r: ConformanceResult) => ({
     // The leaks family has nothing to look for with a one-character key (not run), whatever a report says.
     checks: r.checks.map((c) => [c.id, c.family, c.operationId, c.title, c.family === 'leaks' ? '' : c.status]),

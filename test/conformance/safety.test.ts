@@ -60,7 +60,10 @@ t.test('--max-writes 30 never sends more than 30 POSTs nor creates more than 30 
   t.ok(server.store.size - SEED_PETS.length <= 30, `${server.store.size - SEED_PETS.length} pets created`);
   t.ok(server.store.size > SEED_PETS.length, 'some pets were created');
   t.equal(result.writes, methods.get('POST'), 'the result counts the writes that were sent');
-  t.ok(result.checks.some((c) => /write budget/.test(c.note ?? '')), 'a check says the write budget ended it');
+  t.ok(
+    result.checks.some((c) => /write budget/.test(c.note ?? '')),
+    'a check says the write budget ended it',
+  );
 });
 
 for (const prefix of [undefined, 'zz-staging-test-']) {
@@ -86,7 +89,10 @@ t.test('--time-budget 2 against a target that takes 30 ms per answer ends in bou
   t.strictSame(result.failures, [], 'no failure');
   const skipped = result.checks.filter((c) => c.status === 'skipped');
   t.ok(skipped.length > 0, `${skipped.length} checks skipped`);
-  t.ok(skipped.every((c) => /time budget/.test(c.note ?? '')), 'each says the time budget ended it');
+  t.ok(
+    skipped.every((c) => /time budget/.test(c.note ?? '')),
+    'each says the time budget ended it',
+  );
   t.ok(result.durationMs < 6_000, `the run took ${Math.round(result.durationMs)} ms for a 2 s budget`);
   t.ok(wall < 20_000, `the command took ${Math.round(wall)} ms`);
 });
@@ -164,7 +170,18 @@ t.test('a target that accepts connections and never answers: with --timeout 500 
     return new Promise((resolve) => silent.close(resolve));
   });
   const started = performance.now();
-  const run = await runCli(['conform', '--base-url', `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}/v1`, '--api-key', KEY, '--timeout', '500', '--time-budget', '10', '--quiet']);
+  const run = await runCli([
+    'conform',
+    '--base-url',
+    `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}/v1`,
+    '--api-key',
+    KEY,
+    '--timeout',
+    '500',
+    '--time-budget',
+    '10',
+    '--quiet',
+  ]);
   const wall = performance.now() - started;
   t.equal(run.code, 2, 'exit code 2: the target cannot be talked to');
   t.match(run.stderr, /^petstore: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1: no answer within 500 ms\n$/, 'one line that says why');
@@ -210,8 +227,14 @@ for (const [label, { answer, message }] of Object.entries(misbehaviours)) {
     t.equal(code, 1, 'exit code 1');
     t.equal(stderr, '', 'nothing on stderr');
     t.ok(result.failures.length > 0, 'failures');
-    t.ok(result.failures.some((f) => message.test(f.message)), `a failure says what went wrong; the failures:\n${describeFailures(result)}`);
-    t.notOk(result.failures.some((f) => /the check itself failed/.test(f.message)), 'no failure is the suite itself breaking');
+    t.ok(
+      result.failures.some((f) => message.test(f.message)),
+      `a failure says what went wrong; the failures:\n${describeFailures(result)}`,
+    );
+    t.notOk(
+      result.failures.some((f) => /the check itself failed/.test(f.message)),
+      'no failure is the suite itself breaking',
+    );
     t.ok(performance.now() - started < 20_000, 'in bounded time');
   });
 }
@@ -249,12 +272,17 @@ t.test('a write sent again after a 429 counts once against --max-writes', async 
     if (posts <= 2) refuseForNow(res);
     else res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":1,"name":"Rex","categoryId":1}');
   });
-  const response = await client.send('validation', { method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}', operationId: 'createPet' });
+  const response = await client.send('validation', {
+    method: 'POST',
+    path: '/pets',
+    headers: { 'content-type': 'application/json' },
+    body: '{"name":"Rex","categoryId":1}',
+    operationId: 'createPet',
+  });
   t.equal(response.status, 201, 'sent three times, answered 201 on the third');
   t.equal(posts, 3);
   t.strictSame(client.stats(), { requests: 3, writes: 1, rateLimited: 2 }, 'one write in the budget, three requests on the wire');
 });
-
 
 t.test('a response body larger than maxResponseBytes is a transport error, and the rest of it is not read', async (t) => {
   let written = 0;
@@ -310,15 +338,19 @@ t.test('a target that refuses every fifth request, in turn, does not keep refusi
       next();
     }, 2);
   };
-  const client = await clientAgainst(t, (req, res) => {
-    req.resume();
-    const refused = ++arrivals % 5 === 0;
-    queue.push(() => {
-      if (refused) refuseForNow(res);
-      else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
-    });
-    if (!busy) next();
-  }, { concurrency: 5 });
+  const client = await clientAgainst(
+    t,
+    (req, res) => {
+      req.resume();
+      const refused = ++arrivals % 5 === 0;
+      queue.push(() => {
+        if (refused) refuseForNow(res);
+        else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+      });
+      if (!busy) next();
+    },
+    { concurrency: 5 },
+  );
   const statuses = await Promise.all(
     Array.from({ length: 5 }, async () => {
       const seen: number[] = [];
@@ -326,5 +358,9 @@ t.test('a target that refuses every fifth request, in turn, does not keep refusi
       return seen;
     }),
   );
-  t.strictSame(statuses.flat().filter((status) => status !== 200), [], 'every request got its answer in the end');
+  t.strictSame(
+    statuses.flat().filter((status) => status !== 200),
+    [],
+    'every request got its answer in the end',
+  );
 });

@@ -8,9 +8,24 @@ t.test('listPets: every class of spelling, HEAD included, none the canonical pat
   const spellings = routeSpellings('GET', '/pets', '/pets');
   t.strictSame(
     spellings.map((s) => `${s.method} ${s.path}`),
-    ['GET /pets/', 'GET /PETS', 'GET /Pets', 'GET /%70ets', 'GET //pets', 'GET /./pets', 'GET /pets/../pets', 'GET /pets;x=1', 'GET /pets.json', 'GET /pets?', 'HEAD /pets'],
+    [
+      'GET /pets/',
+      'GET /PETS',
+      'GET /Pets',
+      'GET /%70ets',
+      'GET //pets',
+      'GET /./pets',
+      'GET /pets/../pets',
+      'GET /pets;x=1',
+      'GET /pets.json',
+      'GET /pets?',
+      'HEAD /pets',
+    ],
   );
-  t.ok(spellings.every((s) => s.label.length > 0), 'each is labelled');
+  t.ok(
+    spellings.every((s) => s.label.length > 0),
+    'each is labelled',
+  );
 });
 
 t.test('getPet: literal segments change, the id never does; a doubled slash inside the path', async (t) => {
@@ -22,8 +37,14 @@ t.test('getPet: literal segments change, the id never does; a doubled slash insi
   t.ok(paths.includes('/pets/42;x=1'), 'a matrix parameter on the last segment');
   t.ok(paths.includes('/pets%2F42'), 'the slash before the id encoded');
   t.ok(paths.includes('/pets/42.json'), 'a format suffix');
-  t.notOk(spellings.some((s) => s.method === 'GET' && s.path === '/pets/42'), 'never the canonical request itself');
-  t.ok(spellings.some((s) => s.method === 'HEAD' && s.path === '/pets/42'), 'HEAD on the canonical path');
+  t.notOk(
+    spellings.some((s) => s.method === 'GET' && s.path === '/pets/42'),
+    'never the canonical request itself',
+  );
+  t.ok(
+    spellings.some((s) => s.method === 'HEAD' && s.path === '/pets/42'),
+    'HEAD on the canonical path',
+  );
 });
 
 t.test('createPet: no HEAD for a POST', async (t) => {

@@ -34,7 +34,10 @@ export function testVariant(t: Test, variant: ImplementationEntry, extra: readon
       t.equal(code, 1, `exit code 1${code === 1 ? '' : ` (stderr: ${stderr})`}`);
       t.equal(result.ok, false, 'the result says the target does not conform');
       const reported = result.failures.some((f) => variant.violates.includes(f.family));
-      t.ok(reported, reported ? `reported in ${variant.violates.join(' or ')}` : `no failure in ${variant.violates.join(', ')}; the failures:\n${describeFailures(result)}`);
+      t.ok(
+        reported,
+        reported ? `reported in ${variant.violates.join(' or ')}` : `no failure in ${variant.violates.join(', ')}; the failures:\n${describeFailures(result)}`,
+      );
     });
   } else {
     t.test(`conform ${extra.join(' ')} exits 0 with no failure for ${variant.name} (${variant.description})`, async (t) => {

@@ -18,8 +18,15 @@ t.test('every check has exactly one of the five outcomes, and the counts add up 
   const server = await startServer({ apiKeys: [KEY] });
   t.teardown(() => server.close());
   const { result } = await conformJson(server.url, KEY, ['--runs', '10', '--read-only']);
-  t.ok(result.checks.every((c) => CHECK_STATUSES.includes(c.status)), 'each outcome is one of passed, failed, advisory, skipped, not run');
-  t.equal(Object.values(result.counts).reduce((a, b) => a + b, 0), result.checks.length, 'the counts cover every check once');
+  t.ok(
+    result.checks.every((c) => CHECK_STATUSES.includes(c.status)),
+    'each outcome is one of passed, failed, advisory, skipped, not run',
+  );
+  t.equal(
+    Object.values(result.counts).reduce((a, b) => a + b, 0),
+    result.checks.length,
+    'the counts cover every check once',
+  );
   t.equal(result.exercised, result.counts.passed + result.counts.failed + result.counts.advisory);
 });
 
@@ -34,7 +41,11 @@ t.test('--read-only: what writes is skipped with its reason, and never counted a
   t.match(last, /^PASS: (\d+) passed, 0 failed/);
   t.match(run.stdout, /- createPet: .*\(it needs to create pets; --read-only\)/, 'a skipped check says why');
   t.notMatch(run.stdout, /✓ createPet: every answer of createPet conforms/, 'no createPet request was sent, so its responses check is not passed');
-  t.match(run.stdout, /∅ createPet: every answer of createPet conforms to the spec .*\(not run: no answer of createPet was seen/, 'it is not run, with the reason');
+  t.match(
+    run.stdout,
+    /∅ createPet: every answer of createPet conforms to the spec .*\(not run: no answer of createPet was seen/,
+    'it is not run, with the reason',
+  );
 });
 
 t.test('--read-only reads the limits from whatever the target holds: a target that ignores limit fails', async (t) => {
@@ -43,7 +54,10 @@ t.test('--read-only reads the limits from whatever the target holds: a target th
   t.teardown(() => target.close());
   const { code, result } = await conformJson(target.url, KEY, ['--read-only', '--runs', '10']);
   t.equal(code, 1, 'exit 1');
-  t.ok(result.failures.some((f) => f.family === 'limits'), describeFailures(result));
+  t.ok(
+    result.failures.some((f) => f.family === 'limits'),
+    describeFailures(result),
+  );
   t.equal(result.writes, 0, 'and it wrote nothing');
 });
 
@@ -62,7 +76,10 @@ t.test('a base URL without its /v1 is a usage error in one line that names the f
   const origin = new URL(server.url).origin;
   const run = await runCli(['conform', '--base-url', origin, '--api-key', KEY, '--quiet']);
   t.equal(run.code, 2);
-  t.equal(run.stderr, `petstore: ${origin} does not serve this interface: GET ${origin}/pets answered 404: there is no such route there; ${origin}/v1 does: a base URL ends in its version prefix\n`);
+  t.equal(
+    run.stderr,
+    `petstore: ${origin} does not serve this interface: GET ${origin}/pets answered 404: there is no such route there; ${origin}/v1 does: a base URL ends in its version prefix\n`,
+  );
   const withPets = await runCli(['conform', '--base-url', `${server.url}/pets`, '--api-key', KEY, '--quiet']);
   t.equal(withPets.code, 2);
   t.match(withPets.stderr, /^petstore: --base-url ends in \/pets, the path of an operation: give the base URL without it \(http:\/\/127\.0\.0\.1:\d+\/v1\)\n$/);
@@ -75,11 +92,17 @@ t.test('a web page at the base URL is a usage error that says it is HTML', async
   const url = `http://127.0.0.1:${(page.address() as { port: number }).port}/v1`;
   const run = await runCli(['conform', '--base-url', url, '--api-key', KEY, '--quiet']);
   t.equal(run.code, 2);
-  t.match(run.stderr, /^petstore: http:\/\/127\.0\.0\.1:\d+\/v1 does not serve this interface: GET .*\/v1\/pets answered 200 with an HTML page; is this the right host and port\?\n$/);
+  t.match(
+    run.stderr,
+    /^petstore: http:\/\/127\.0\.0\.1:\d+\/v1 does not serve this interface: GET .*\/v1\/pets answered 200 with an HTML page; is this the right host and port\?\n$/,
+  );
 });
 
 t.test('a minimal input is written with integers as their digits, never as BigInt literals', async (t) => {
-  const target = await startVariant('returns-limit-plus-one', { apiKey: KEY, initialPets: () => Array.from({ length: 30 }, (_, i) => ({ name: `P${i}`, categoryId: 1n })) });
+  const target = await startVariant('returns-limit-plus-one', {
+    apiKey: KEY,
+    initialPets: () => Array.from({ length: 30 }, (_, i) => ({ name: `P${i}`, categoryId: 1n })),
+  });
   t.teardown(() => target.close());
   const run = await runCli(['conform', '--base-url', target.url, '--api-key', KEY, '--seed', '1', '--runs', '10', '--checks', 'limits', '--quiet']);
   t.equal(run.code, 1);
@@ -94,11 +117,37 @@ t.test('two reports of one run: JUnit for the machine and HTML for people, the s
   const dir = mkdtempSync(join(tmpdir(), 'petstore-reports-'));
   const xml = join(dir, 'conformance.xml');
   const html = join(dir, 'report.html');
-  const run = await runCli(['conform', '--base-url', target.url, '--api-key', KEY, '--seed', '1', '--runs', '10', '--quiet', '--reporter', 'junit', '--output', xml, '--reporter', `html:${html}`]);
+  const run = await runCli([
+    'conform',
+    '--base-url',
+    target.url,
+    '--api-key',
+    KEY,
+    '--seed',
+    '1',
+    '--runs',
+    '10',
+    '--quiet',
+    '--reporter',
+    'junit',
+    '--output',
+    xml,
+    '--reporter',
+    `html:${html}`,
+  ]);
   t.equal(run.code, 1);
-  t.match(run.stdout, new RegExp(`^FAIL: \\d+ failures, \\d+ advisories, seed 1; report in ${xml.replace(/[.]/g, '\\.')} \\(junit\\), ${html.replace(/[.]/g, '\\.')} \\(html\\)\\nFAIL: \\d+ passed, [1-9]\\d* failed`));
-  t.match(readFileSync(xml, 'utf8'), /^<\?xml [^]*<failure message=[^]*replay: curl [^]*<\/testsuites>\n$/, 'the JUnit file, with the replay line in a failure');
-  t.match(readFileSync(html, 'utf8'), /^<!doctype html>[^]*class="replay"[^]*<\/html>\n$/i, 'the HTML file');
+  t.match(
+    run.stdout,
+    new RegExp(
+      `^FAIL: \\d+ failures, \\d+ advisories, seed 1; report in ${xml.replace(/[.]/g, '\\.')} \\(junit\\), ${html.replace(/[.]/g, '\\.')} \\(html\\)\\nFAIL: \\d+ passed, [1-9]\\d* failed`,
+    ),
+  );
+  t.match(
+    readFileSync(xml, 'utf8'),
+    /^<\?xml [\s\S]*<failure message=[\s\S]*replay: curl [\s\S]*<\/testsuites>\n$/,
+    'the JUnit file, with the replay line in a failure',
+  );
+  t.match(readFileSync(html, 'utf8'), /^<!doctype html>[\s\S]*class="replay"[\s\S]*<\/html>\n$/i, 'the HTML file');
   const twoToStdout = await runCli(['conform', '--base-url', target.url, '--api-key', KEY, '--reporter', 'json', '--reporter', 'tap']);
   t.equal(twoToStdout.code, 2, 'two reports cannot share stdout');
   t.match(twoToStdout.stderr, /only one report can go to stdout/);
@@ -119,11 +168,21 @@ t.test('the coverage map lists each operation, its statuses, the declared ones n
   for (const expected of ['minimum (1)', 'maximum (100)', 'absent (default 20)', 'out of range']) t.ok(limits.includes(expected), `limit: ${expected}`);
   const statuses = list.inputs.find((i) => i.dimension === 'status')!.classes.map((c) => c.value);
   for (const expected of ['available', 'pending', 'sold']) t.ok(statuses.includes(expected), `status: ${expected}`);
-  t.ok(list.inputs.some((i) => i.dimension === 'credential' && i.classes.some((c) => c.value === 'no Authorization header')), 'credential forms');
-  t.ok(list.inputs.some((i) => i.dimension === 'route spelling' && i.classes.some((c) => c.value === 'HEAD for GET')), 'route spellings');
+  t.ok(
+    list.inputs.some((i) => i.dimension === 'credential' && i.classes.some((c) => c.value === 'no Authorization header')),
+    'credential forms',
+  );
+  t.ok(
+    list.inputs.some((i) => i.dimension === 'route spelling' && i.classes.some((c) => c.value === 'HEAD for GET')),
+    'route spellings',
+  );
 
   const human = await runCli(['conform', '--base-url', server.url, '--api-key', KEY, '--read-only', '--runs', '10', '--quiet', '--coverage']);
-  t.match(human.stdout, /^ {2}createPet +POST \/pets: 0 requests; statuses none; declared, never seen: 201, 400, 401$/m, '--coverage: the table, never-seen answers visible');
+  t.match(
+    human.stdout,
+    /^ {2}createPet +POST \/pets: 0 requests; statuses none; declared, never seen: 201, 400, 401$/m,
+    '--coverage: the table, never-seen answers visible',
+  );
   const plain = await runCli(['conform', '--base-url', server.url, '--api-key', KEY, '--read-only', '--runs', '10', '--quiet']);
   t.notMatch(plain.stdout, /^coverage/m, 'a passing run shows it only when asked');
 });

@@ -79,7 +79,13 @@ t.test('POST /pets creates the pets in order and answers created, firstId, lastI
   const all = await api('/pets?limit=100');
   t.strictSame(
     all.body.map((p: { id: number; name: string }) => [p.id, p.name]),
-    [[1, 'Rex'], [2, 'Tom'], [3, 'A'], [4, 'B'], [5, 'C']],
+    [
+      [1, 'Rex'],
+      [2, 'Tom'],
+      [3, 'A'],
+      [4, 'B'],
+      [5, 'C'],
+    ],
     'created in the order sent; an id in an entry is ignored',
   );
   t.match(all.text, /"id":4,"name":"B","categoryId":9223372036854775807,"status":"pending"/, 'int64 digits survive the bulk load');

@@ -37,7 +37,8 @@ async function start(t: Parameters<typeof startTestServer>[0], options: Paramete
   const control = controlClient(t, s.url, s.key);
   const get = (path: string, key: string | false = s.key) => hit(s.url, path, { key });
   const post = (json: unknown) => hit(s.url, '/pets', { key: s.key, json });
-  const fault = async (operationId: string, body: object) => t.equal((await control('PUT', `/faults/${operationId}`, { json: body })).status, 200, `fault on ${operationId} set`);
+  const fault = async (operationId: string, body: object) =>
+    t.equal((await control('PUT', `/faults/${operationId}`, { json: body })).status, 200, `fault on ${operationId} set`);
   return { ...s, control, get, post, fault };
 }
 
@@ -121,7 +122,10 @@ t.test('dropRate fractions drop only the requests whose draw falls below the rat
   for (let i = 0; i < 4; i++) {
     outcomes.push(
       await request(`${url}/pets`, { headers: { authorization: `Bearer ${key}` } }).then(
-        async (r) => (await r.body.text(), r.statusCode),
+        async (r) => {
+          await r.body.text();
+          return r.statusCode;
+        },
         () => 'dropped',
       ),
     );
@@ -145,7 +149,11 @@ t.test('faults apply after authentication: a request without a valid key gets 40
   const { get, fault } = await start(t);
   await fault('listPets', { status: 503, latencyMs: 1000 });
   await fault('getPet', { dropRate: 1 });
-  for (const [path, key] of [['/pets', false], ['/pets', 'wrong-key'], ['/pets/1', false]] as const) {
+  for (const [path, key] of [
+    ['/pets', false],
+    ['/pets', 'wrong-key'],
+    ['/pets/1', false],
+  ] as const) {
     const r = await get(path, key);
     t.equal(r.status, 401, `${path} with ${key || 'no key'} → 401, not dropped`);
     t.equal(r.body.code, 'unauthorized');

@@ -79,7 +79,11 @@ t.test('reset() forgets every pet created since start, keeps the seed, and ids s
   await create(api, 'B');
   t.equal(((await get(api, '/pets')).body as unknown[]).length, 3);
   api.reset();
-  t.strictSame(((await get(api, '/pets')).body as { name: string }[]).map((p) => p.name), ['Rex'], 'only the seed is left');
+  t.strictSame(
+    ((await get(api, '/pets')).body as { name: string }[]).map((p) => p.name),
+    ['Rex'],
+    'only the seed is left',
+  );
   t.equal((await get(api, '/pets/2')).status, 404, 'a pet created before the reset is gone');
   t.equal((await create(api, 'C')).body.id, 2, 'the next id follows the seed');
 });

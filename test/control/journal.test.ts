@@ -20,7 +20,11 @@ async function send(baseUrl: string, path: string, options: { method?: string; k
   const headers: Record<string, string> = {};
   if (options.key !== false) headers['authorization'] = `Bearer ${options.key ?? KEY}`;
   if (options.json !== undefined) headers['content-type'] = 'application/json';
-  const res = await request(baseUrl + path, { method: options.method ?? (options.json === undefined ? 'GET' : 'POST'), headers, body: options.json === undefined ? null : JSON.stringify(options.json) });
+  const res = await request(baseUrl + path, {
+    method: options.method ?? (options.json === undefined ? 'GET' : 'POST'),
+    headers,
+    body: options.json === undefined ? null : JSON.stringify(options.json),
+  });
   await res.body.text();
   return res.statusCode;
 }
@@ -79,7 +83,11 @@ t.test('the journal holds the interface requests in order, with method, target a
     t.ok(e.at.startsWith('2029-03-04T05:06:'), `${e.method} ${e.path}: at ${e.at} is by the server clock`);
     t.notOk('fault' in e, 'no fault');
   }
-  t.strictSame(entries.map((e) => e.at), entries.map((e) => e.at).sort(), 'oldest first');
+  t.strictSame(
+    entries.map((e) => e.at),
+    entries.map((e) => e.at).sort(),
+    'oldest first',
+  );
   t.equal((await control('GET', '/state')).body.journal, 7, 'the state counts the journal entries');
 });
 
@@ -102,15 +110,24 @@ t.test('the journal describes each injected fault; a dropped connection is journ
 t.test('the journal keeps only the latest limits.journalSize requests', async (t) => {
   const { url, control } = await start(t, { limits: { journalSize: 3 } });
   for (let i = 1; i <= 7; i++) await send(url, `/pets?limit=${i}`);
-  t.strictSame((await journal(control)).map((e) => e.path), ['/v1/pets?limit=5', '/v1/pets?limit=6', '/v1/pets?limit=7']);
+  t.strictSame(
+    (await journal(control)).map((e) => e.path),
+    ['/v1/pets?limit=5', '/v1/pets?limit=6', '/v1/pets?limit=7'],
+  );
   t.equal((await control('GET', '/state')).body.journal, 3);
 });
 
 t.test('GET /journal?limit=N gives the latest N, oldest first; a limit that is not a positive integer answers 400', async (t) => {
   const { url, control } = await start(t);
   for (let i = 1; i <= 5; i++) await send(url, `/pets?limit=${i}`);
-  t.strictSame((await journal(control, '?limit=2')).map((e) => e.path), ['/v1/pets?limit=4', '/v1/pets?limit=5']);
-  t.strictSame((await journal(control, '?limit=1')).map((e) => e.path), ['/v1/pets?limit=5']);
+  t.strictSame(
+    (await journal(control, '?limit=2')).map((e) => e.path),
+    ['/v1/pets?limit=4', '/v1/pets?limit=5'],
+  );
+  t.strictSame(
+    (await journal(control, '?limit=1')).map((e) => e.path),
+    ['/v1/pets?limit=5'],
+  );
   t.equal((await journal(control, '?limit=50')).length, 5, 'a limit above the count gives them all');
   for (const limit of ['0', '-1', 'abc', '1.5', '']) {
     const r = await control('GET', `/journal?limit=${limit}`);
@@ -151,5 +168,8 @@ t.test('petstore serve --journal-size 2 keeps the latest two requests', async (t
   const cli = await startServe(t, ['--journal-size', '2', '--quiet']);
   const control = controlClient(t, cli.url, 'petstore-dev-key');
   for (const path of ['/pets?limit=1', '/pets?limit=2', '/pets?limit=3']) await send(cli.url, path, { key: 'petstore-dev-key' });
-  t.strictSame((await journal(control)).map((e) => e.path), ['/v1/pets?limit=2', '/v1/pets?limit=3']);
+  t.strictSame(
+    (await journal(control)).map((e) => e.path),
+    ['/v1/pets?limit=2', '/v1/pets?limit=3'],
+  );
 });

@@ -15,7 +15,11 @@ async function send(url: string, options: { method?: string; key?: string | fals
   const headers: Record<string, string> = {};
   if (options.key !== false) headers['authorization'] = `Bearer ${options.key ?? KEY}`;
   if (options.json !== undefined) headers['content-type'] = 'application/json';
-  const res = await request(url, { method: options.method ?? (options.json === undefined ? 'GET' : 'POST'), headers, body: options.json === undefined ? null : JSON.stringify(options.json) });
+  const res = await request(url, {
+    method: options.method ?? (options.json === undefined ? 'GET' : 'POST'),
+    headers,
+    body: options.json === undefined ? null : JSON.stringify(options.json),
+  });
   await res.body.text();
   return res.statusCode;
 }
@@ -45,7 +49,10 @@ t.test('by default each request is one readable line on stdout with its method, 
   const cli = await startServe(t, [], { PETSTORE_API_KEYS: KEY });
   await traffic(cli.url);
   await stop(t, cli);
-  const lines = cli.stdout().split('\n').filter((line) => / → /.test(line));
+  const lines = cli
+    .stdout()
+    .split('\n')
+    .filter((line) => / → /.test(line));
   t.equal(lines.length, 4, `one line per request:\n${lines.join('\n')}`);
   const [list, create, missing, control] = lines;
   t.match(list, /^\d\d:\d\d:\d\d\.\d{3} GET +\/v1\/pets\?limit=2&status=sold → 200 \d+\.\d ms$/);
@@ -69,7 +76,10 @@ t.test('--log json writes JSON lines with pino field names: level, time, pid, ho
   const before = Date.now();
   await traffic(cli.url);
   await stop(t, cli);
-  const lines = cli.stdout().split('\n').filter((line) => line !== '');
+  const lines = cli
+    .stdout()
+    .split('\n')
+    .filter((line) => line !== '');
   const records = lines.map((line) => {
     try {
       return JSON.parse(line) as Record<string, unknown>;
@@ -93,7 +103,10 @@ t.test('--log json writes JSON lines with pino field names: level, time, pid, ho
     t.ok((record['responseTime'] as number) >= 0, 'responseTime is a duration in ms');
     t.ok(Math.abs((record['time'] as number) - before) < 10_000, 'time is epoch milliseconds');
   }
-  t.ok(records.some((record) => /serving .* at http:\/\/127\.0\.0\.1:\d+\/v1/.test(record['msg'] as string)), 'the start-up notice is a JSON line too');
+  t.ok(
+    records.some((record) => /serving .* at http:\/\/127\.0\.0\.1:\d+\/v1/.test(record['msg'] as string)),
+    'the start-up notice is a JSON line too',
+  );
 });
 
 t.test('--quiet prints no request lines', async (t) => {

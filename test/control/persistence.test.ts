@@ -162,7 +162,11 @@ t.test('a reader never sees the state file half-written, during a burst of creat
   t.ok(seen.reads >= 20, `the file was read many times (${seen.reads})`);
   t.ok(seen.versions >= 3, `the reads saw ${seen.versions} versions of the file: they overlapped the writes`);
   t.strictSame(await stop(cli), { code: 0, signal: null });
-  t.strictSame(readdirSync(dir).filter((name) => name.endsWith('.tmp')), [], 'no temporary file is left behind');
+  t.strictSame(
+    readdirSync(dir).filter((name) => name.endsWith('.tmp')),
+    [],
+    'no temporary file is left behind',
+  );
 });
 
 t.test('a temporary file left by a crash does not stop the server from starting on the last complete file', async (t) => {
@@ -173,7 +177,10 @@ t.test('a temporary file left by a crash does not stop the server from starting 
   const file = join(dir, 'pets.json');
   const cli = await serveState(t, file);
   const api = apiClient(t, cli.url, KEY);
-  t.strictSame((await api('/pets')).body.map((p: { name: string }) => p.name), ['Kept', 'Also']);
+  t.strictSame(
+    (await api('/pets')).body.map((p: { name: string }) => p.name),
+    ['Kept', 'Also'],
+  );
   t.equal((await api('/pets', { json: { name: 'New', categoryId: 3 } })).body.id, 3);
   t.strictSame(await stop(cli), { code: 0, signal: null });
   t.equal(readState(file)?.length, 3, 'the shutdown write replaced the file as usual');
@@ -255,7 +262,7 @@ t.test('a state file holding more pets than --max-pets stops start-up rather tha
   t.equal(readFileSync(path, 'utf8'), text, 'no pet was lost from the file');
 });
 
-t.test('temporary files left by a writer that crashed are removed; a live writer\'s are not', async (t) => {
+t.test("temporary files left by a writer that crashed are removed; a live writer's are not", async (t) => {
   const { mkdtempSync, writeFileSync, readdirSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');

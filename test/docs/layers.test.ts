@@ -55,11 +55,14 @@ t.test('each layer imports only itself and the layers under it', async (t) => {
 });
 
 t.test('no import cycle between the files of spec/, src/ and conformance/ (madge)', async (t) => {
-  const graph = await madge(['spec', 'src', 'conformance'].map((folder) => join(root, folder)), {
-    fileExtensions: ['ts'],
-    tsConfig: join(root, 'tsconfig.json'),
-    baseDir: root,
-  });
+  const graph = await madge(
+    ['spec', 'src', 'conformance'].map((folder) => join(root, folder)),
+    {
+      fileExtensions: ['ts'],
+      tsConfig: join(root, 'tsconfig.json'),
+      baseDir: root,
+    },
+  );
   t.ok(Object.keys(graph.obj()).length > 50, 'madge read the sources');
   t.strictSame(graph.circular(), []);
 });

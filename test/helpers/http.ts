@@ -33,7 +33,10 @@ export interface ApiResponse {
  * `Bearer <key>` unless `auth` says otherwise, JSON bodies typed as
  * `application/json`, then `headers` last so a test can override anything.
  */
-export function requestParts(key: string, options: Pick<CallOptions, 'auth' | 'headers' | 'json' | 'body'> & { jsonText?: string }): { headers: Record<string, string>; body: string | Buffer | null } {
+export function requestParts(
+  key: string,
+  options: Pick<CallOptions, 'auth' | 'headers' | 'json' | 'body'> & { jsonText?: string },
+): { headers: Record<string, string>; body: string | Buffer | null } {
   const headers: Record<string, string> = {};
   if (options.auth !== false) headers['authorization'] = options.auth ?? `Bearer ${key}`;
   let body = options.body;

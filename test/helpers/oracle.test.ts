@@ -9,15 +9,25 @@ const ok = (o: Partial<Observed>): Observed => ({ method: 'GET', path: '/pets', 
 t.test('a conforming response has no problem', async (t) => {
   t.strictSame(await oracleProblems(ok({ text: '[{"id":1,"name":"Rex","categoryId":9223372036854775807,"status":"sold"}]' })), []);
   t.strictSame(await oracleProblems(ok({ path: '/pets/1', status: 404, text: '{"code":"pet_not_found","message":"m","status":404}' })), []);
-  t.strictSame(await oracleProblems(ok({ status: 400, text: '{"code":"invalid_parameter","message":"m","status":400}' })), [], 'an undeclared 400 with an Error body');
+  t.strictSame(
+    await oracleProblems(ok({ status: 400, text: '{"code":"invalid_parameter","message":"m","status":400}' })),
+    [],
+    'an undeclared 400 with an Error body',
+  );
   t.strictSame(await oracleProblems(ok({ method: 'OPTIONS', status: 204, headers: {}, text: '' })), []);
   t.strictSame(await oracleProblems(ok({ method: 'HEAD', headers: JSON_HEADERS, text: '' })), []);
 });
 
 t.test('Prism catches a body that breaks the schema', async (t) => {
   const problems = await oracleProblems(ok({ text: '[{"id":"1","name":"Rex"}]' }));
-  t.ok(problems.some((p) => p.includes('categoryId')), 'missing categoryId');
-  t.ok(problems.some((p) => p.includes('id must be integer')), 'a string id');
+  t.ok(
+    problems.some((p) => p.includes('categoryId')),
+    'missing categoryId',
+  );
+  t.ok(
+    problems.some((p) => p.includes('id must be integer')),
+    'a string id',
+  );
   t.ok((await oracleProblems(ok({ path: '/pets/1', text: '{"id":1,"name":"Rex","categoryId":1,"status":"lost"}' }))).length > 0, 'a status outside PetStatus');
   t.ok((await oracleProblems(ok({ method: 'POST', status: 201, text: '[]' }))).length > 0, 'an array for a Pet');
 });
@@ -33,7 +43,10 @@ t.test('a wrong Content-Type, a body that is not JSON and an int64 overflow are 
 });
 
 t.test('an error answer must be an Error of the catalogue with the HTTP status', async (t) => {
-  t.ok((await oracleProblems(ok({ status: 405, path: '/pets', method: 'DELETE', text: '{"code":"nope","message":"m","status":405}' }))).length > 0, 'unknown code');
+  t.ok(
+    (await oracleProblems(ok({ status: 405, path: '/pets', method: 'DELETE', text: '{"code":"nope","message":"m","status":405}' }))).length > 0,
+    'unknown code',
+  );
   t.ok((await oracleProblems(ok({ status: 404, path: '/x', text: '{"code":"route_not_found","message":"m","status":400}' }))).length > 0, 'status mismatch');
   t.ok((await oracleProblems(ok({ status: 401, text: '{"code":"unauthorized","status":401}' }))).length > 0, 'no message (Prism and the catalogue check)');
   t.ok((await oracleProblems(ok({ status: 500, path: '/x', text: '' }))).length > 0, 'no body at all');

@@ -99,7 +99,7 @@ export function errorBodyProblems(body: unknown, status: number): string[] {
   const extra = Object.keys(b).filter((k) => !['code', 'message', 'status'].includes(k));
   if (extra.length) problems.push(`the error body has unexpected members ${extra.join(', ')}`);
   if (typeof b.code !== 'string') problems.push('code is not a string');
-  else if (!Object.prototype.hasOwnProperty.call(errorCatalog, b.code)) problems.push(`code ${b.code} is not in errorCatalog`);
+  else if (!Object.hasOwn(errorCatalog, b.code)) problems.push(`code ${b.code} is not in errorCatalog`);
   else if (errorCatalog[b.code as keyof typeof errorCatalog].status !== status) problems.push(`code ${b.code} belongs to another status`);
   if (typeof b.message !== 'string' || b.message === '') problems.push('message is not a non-empty string');
   if (b.status !== status) problems.push(`status is ${String(b.status)}, not the HTTP status ${status}`);
@@ -127,9 +127,7 @@ export async function oracleProblems(r: Observed): Promise<string[]> {
   }
   if (r.status >= 400) problems.push(...errorBodyProblems(body, r.status));
 
-  const operation = (await prismOperations()).find(
-    (op) => op.method === r.method.toLowerCase() && matchesTemplate(op.path, r.path),
-  );
+  const operation = (await prismOperations()).find((op) => op.method === r.method.toLowerCase() && matchesTemplate(op.path, r.path));
   if (!operation) {
     // Not an operation of the spec: only errors and bodiless answers (HEAD, OPTIONS) may come back.
     if (r.status < 400 && r.text !== '') problems.push('a success outside the operations of the spec has a body');

@@ -52,5 +52,11 @@ export function parseRawResponse(raw: string): RawResponse {
     headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
   const length = Number(headers['content-length'] ?? 0);
-  return { status, headers, text: Buffer.from(raw.slice(end + 4)).subarray(0, length).toString('utf8') };
+  return {
+    status,
+    headers,
+    text: Buffer.from(raw.slice(end + 4))
+      .subarray(0, length)
+      .toString('utf8'),
+  };
 }

@@ -25,9 +25,11 @@ t.test(`${CREATES} creates from ${CONNECTIONS} concurrent connections: distinct 
   /** Runs `task(0..count-1)` with at most CONNECTIONS in flight. */
   async function inParallel(count: number, task: (i: number) => Promise<void>): Promise<void> {
     let next = 0;
-    await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-      while (next < count) await task(next++);
-    }));
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (next < count) await task(next++);
+      }),
+    );
   }
 
   // Each create sends an int64 categoryId beyond 2^53 and a status (or none).
@@ -47,7 +49,11 @@ t.test(`${CREATES} creates from ${CONNECTIONS} concurrent connections: distinct 
 
   const ids = created.map((c) => Number(/^\{"id":(\d+),/.exec(c.text)?.[1]));
   t.equal(new Set(ids).size, CREATES, `${CREATES} distinct ids`);
-  t.strictSame([...ids].sort((a, b) => a - b), Array.from({ length: CREATES }, (_, i) => i + 1), `exactly 1..${CREATES}`);
+  t.strictSame(
+    [...ids].sort((a, b) => a - b),
+    Array.from({ length: CREATES }, (_, i) => i + 1),
+    `exactly 1..${CREATES}`,
+  );
   const echoed = created.filter((c, i) => c.text !== (sent[i] as string).replace(/^\{/, `{"id":${ids[i]},`));
   t.strictSame(echoed.slice(0, 3), [], 'each 201 echoes exactly what was sent, int64 digits included');
 
@@ -66,7 +72,7 @@ t.test(`${CREATES} creates from ${CONNECTIONS} concurrent connections: distinct 
   const state = await pool.request({ path: '/__control/state', method: 'GET', headers });
   const stateText = await state.body.text();
   t.equal(state.statusCode, 200);
-  const expected = '[' + Array.from({ length: CREATES }, (_, i) => byId.get(i + 1)).join(',') + ']';
+  const expected = `[${Array.from({ length: CREATES }, (_, i) => byId.get(i + 1)).join(',')}]`;
   t.ok(stateText.endsWith(`"pets":${expected}}`), 'GET /__control/state lists every pet, once, in id order, as created');
 
   // The interface's lists: the first 100 matches of each filter, ascending.
@@ -77,6 +83,6 @@ t.test(`${CREATES} creates from ${CONNECTIONS} concurrent connections: distinct 
     t.strictSame(listed, idsWith(status).slice(0, 100), `status=${status}&limit=100: the first 100 ${status} pets`);
   }
   const all = await pool.request({ path: `${base}/pets?limit=100`, method: 'GET', headers });
-  t.equal(await all.body.text(), '[' + Array.from({ length: 100 }, (_, i) => byId.get(i + 1)).join(',') + ']', 'limit=100: pets 1..100');
+  t.equal(await all.body.text(), `[${Array.from({ length: 100 }, (_, i) => byId.get(i + 1)).join(',')}]`, 'limit=100: pets 1..100');
   t.equal(server.store.size, CREATES, `the store holds ${CREATES} pets`);
 });

@@ -27,7 +27,7 @@ function hostileTraffic(key: string): string[] {
     request('GET', '/v1/pets', [`Authorization: ${key}`]),
     request('GET', '/v1/pets', [`X-Api-Key: ${key}`, `Cookie: key=${key}`]),
     request('POST', '/v1/pets', [auth, 'Content-Type: application/json'], `{"name":"${key}","categoryId":"${key}"}`),
-    request('GET', '/v1/pets', [auth, 'X-Pad: ' + 'a'.repeat(20_000)]), // 431, refused by the parser
+    request('GET', '/v1/pets', [auth, `X-Pad: ${'a'.repeat(20_000)}`]), // 431, refused by the parser
     `GET /v1/pets HTTP/1.1\r\n${auth}\r\nBroken header line\r\n\r\n`, // 400 from the parser
     request('CONNECT', '127.0.0.1:443', [auth]),
     request('GET', '/__control/state', [`Authorization: Bearer ${key}-nope`]),
@@ -81,7 +81,7 @@ t.test('no response of the server echoes the presented credential', async (t) =>
   }
 });
 
-t.test('sameBytes says whether the text holds exactly the key\'s bytes, whatever the lengths and contents', (t) => {
+t.test("sameBytes says whether the text holds exactly the key's bytes, whatever the lengths and contents", (t) => {
   const latin1 = fc.string({ unit: fc.integer({ min: 0, max: 0xff }).map((c) => String.fromCharCode(c)), maxLength: 40 });
   // Near misses of a key are the interesting texts: the key itself, a prefix, an extension, one byte changed.
   const case_ = latin1.chain((key) =>
@@ -91,7 +91,9 @@ t.test('sameBytes says whether the text holds exactly the key\'s bytes, whatever
         fc.constant(key),
         fc.nat(key.length).map((n) => key.slice(0, n)),
         latin1.map((more) => key + more),
-        fc.tuple(fc.nat(Math.max(0, key.length - 1)), fc.integer({ min: 0, max: 0xff })).map(([i, c]) => key.slice(0, i) + String.fromCharCode(c) + key.slice(i + 1)),
+        fc
+          .tuple(fc.nat(Math.max(0, key.length - 1)), fc.integer({ min: 0, max: 0xff }))
+          .map(([i, c]) => key.slice(0, i) + String.fromCharCode(c) + key.slice(i + 1)),
         latin1,
       ),
       latin1, // what comes before `start` (the scheme, in a header)
@@ -112,10 +114,10 @@ t.test('each configured key is accepted, and a near miss of any of them is not',
   const onTheWire = (key: string) => Buffer.from(key, 'utf8').toString('latin1');
   for (const key of keys) {
     t.equal(authenticate(`Bearer ${onTheWire(key)}`), 'ok', `${key.slice(0, 12)}: accepted`);
-    for (const near of [key + 'x', key.slice(0, -1), 'x' + key.slice(1), key.toUpperCase()]) {
+    for (const near of [`${key}x`, key.slice(0, -1), `x${key.slice(1)}`, key.toUpperCase()]) {
       if (keys.includes(near)) continue;
       t.equal(authenticate(`Bearer ${onTheWire(near)}`), near === '' ? 'missing' : 'invalid', `${JSON.stringify(near.slice(0, 12))}: refused`);
     }
   }
-  t.equal(authenticate('Bearer ' + 'x'.repeat(10_000)), 'invalid', 'a very long guess is refused like any other');
+  t.equal(authenticate(`Bearer ${'x'.repeat(10_000)}`), 'invalid', 'a very long guess is refused like any other');
 });

@@ -23,7 +23,11 @@ async function snapshot(url: string, key: string): Promise<string> {
 function only(t: Test, exchange: { data: Buffer }, status: number, code: string): WireResponse | undefined {
   const { responses, problems } = parseResponses(exchange.data);
   t.strictSame(problems, [], 'a well-formed answer');
-  t.strictSame(responses.map((r) => r.status), [status], `answered ${status}`);
+  t.strictSame(
+    responses.map((r) => r.status),
+    [status],
+    `answered ${status}`,
+  );
   const r = responses[0];
   if (r) {
     t.strictSame(errorBodyProblems(r), [], 'with an Error body');
@@ -37,10 +41,10 @@ t.test('a request target longer than the header limit answers 414 uri_too_long, 
   const port = Number(new URL(url).port);
   const before = await snapshot(url, key);
   for (const length of [12 * 1024, 20 * 1024, 100 * 1024]) {
-    const exchange = await send(port, request('GET', '/v1/pets?pad=' + 'a'.repeat(length), [`Authorization: Bearer ${key}`]));
+    const exchange = await send(port, request('GET', `/v1/pets?pad=${'a'.repeat(length)}`, [`Authorization: Bearer ${key}`]));
     t.test(`a ${length / 1024} KiB target`, async (t) => void only(t, exchange, 414, 'uri_too_long'));
   }
-  const long = await send(port, request('POST', '/v1/pets/' + '1'.repeat(30_000), [`Authorization: Bearer ${key}`, JSON_TYPE], '{"name":"X","categoryId":1}'));
+  const long = await send(port, request('POST', `/v1/pets/${'1'.repeat(30_000)}`, [`Authorization: Bearer ${key}`, JSON_TYPE], '{"name":"X","categoryId":1}'));
   t.test('a 30 kB path on a POST', async (t) => void only(t, long, 414, 'uri_too_long'));
   t.equal(await snapshot(url, key), before, 'the pets are as they were');
 });
@@ -94,7 +98,10 @@ t.test('JSON depth: 32 levels are accepted, 33 answer 400 malformed_json, in arr
   const { api } = await startTestServer(t);
   const arrays = (depth: number) => `{"name":"Deep","categoryId":1,"x":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
   const objects = (depth: number) => `{"name":"Deep","categoryId":1,"x":${'{"a":'.repeat(depth - 1)}0${'}'.repeat(depth - 1)}}`;
-  for (const [what, body] of [['arrays', arrays], ['objects', objects]] as const) {
+  for (const [what, body] of [
+    ['arrays', arrays],
+    ['objects', objects],
+  ] as const) {
     t.equal((await api('/pets', { body: body(32), headers: { 'content-type': 'application/json' } })).status, 201, `${what}: 32 levels`);
     const over = await api('/pets', { body: body(33), headers: { 'content-type': 'application/json' } });
     t.equal(over.status, 400, `${what}: 33 levels`);
@@ -117,11 +124,21 @@ t.test('a full store answers every create 507 storage_full, concurrently too; id
   const full = answers.filter((a) => a.status === 507);
   t.equal(created.length, 50, '50 created');
   t.equal(full.length, 70, 'the other 70 answered 507');
-  t.ok(full.every((a) => JSON.parse(a.text).code === 'storage_full' && JSON.parse(a.text).status === 507), 'each with an Error body, storage_full');
-  t.strictSame(created.map((a) => JSON.parse(a.text).id).sort((a: number, b: number) => a - b), Array.from({ length: 50 }, (_, i) => i + 1), 'ids 1..50');
+  t.ok(
+    full.every((a) => JSON.parse(a.text).code === 'storage_full' && JSON.parse(a.text).status === 507),
+    'each with an Error body, storage_full',
+  );
+  t.strictSame(
+    created.map((a) => JSON.parse(a.text).id).sort((a: number, b: number) => a - b),
+    Array.from({ length: 50 }, (_, i) => i + 1),
+    'ids 1..50',
+  );
   const before = await snapshot(url, key);
   const later = await Promise.all(Array.from({ length: 20 }, (_, i) => post(1000 + i)));
-  t.ok(later.every((a) => a.status === 507), '20 more creates on a full store: 507 each');
+  t.ok(
+    later.every((a) => a.status === 507),
+    '20 more creates on a full store: 507 each',
+  );
   t.equal(await snapshot(url, key), before, 'refused creates changed nothing');
   const changed: string[] = [];
   for (const a of created) {
@@ -138,8 +155,8 @@ t.test('after every kind of refusal the server keeps serving and the pets are as
   const { url, key } = await startTestServer(t, { seed: SEED });
   const port = Number(new URL(url).port);
   const refusals = [
-    request('GET', '/v1/pets?x=' + 'a'.repeat(40_000), []),
-    request('GET', '/v1/pets', ['X: ' + 'a'.repeat(40_000)]),
+    request('GET', `/v1/pets?x=${'a'.repeat(40_000)}`, []),
+    request('GET', '/v1/pets', [`X: ${'a'.repeat(40_000)}`]),
     `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n${JSON_TYPE}\r\nContent-Length: 5000000\r\n\r\n`,
     request('POST', '/v1/pets', [`Authorization: Bearer ${key}`, JSON_TYPE], '['.repeat(5000)),
     '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03', // a TLS ClientHello
@@ -153,5 +170,9 @@ t.test('after every kind of refusal the server keeps serving and the pets are as
   }
   await sleep(50);
   t.equal((await undiciRequest(`${url}/pets`, { headers: { authorization: `Bearer ${key}` } })).statusCode, 200, 'a normal request is still served');
-  t.match(await snapshot(url, key), /^\[\{"id":1,"name":"Rex","categoryId":9223372036854775807,"status":"available"\},\{"id":2,"name":"Tom","categoryId":-1\}\]$/, 'the seed pets are exactly as they were');
+  t.match(
+    await snapshot(url, key),
+    /^\[\{"id":1,"name":"Rex","categoryId":9223372036854775807,"status":"available"\},\{"id":2,"name":"Tom","categoryId":-1\}\]$/,
+    'the seed pets are exactly as they were',
+  );
 });

@@ -181,7 +181,7 @@ export function errorBodyProblems(r: WireResponse): string[] {
 export function request(method: string, target: string, headers: readonly string[] = [], body?: string): string {
   const lines = [`${method} ${target} HTTP/1.1`, 'Host: 127.0.0.1', ...headers];
   if (body !== undefined) lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
-  return lines.join('\r\n') + '\r\n\r\n' + (body ?? '');
+  return `${lines.join('\r\n')}\r\n\r\n${body ?? ''}`;
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

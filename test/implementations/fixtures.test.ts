@@ -125,12 +125,14 @@ const probes: Record<string, Probe> = {
   'key-in-401-message': { shows: async (c) => (await c.call('/pets', { auth: 'Bearer wrong' })).text.includes(KEY) },
   'reflects-credential-header': { shows: async (c) => (await c.call('/pets')).headers['x-authenticated-as'] === KEY },
   'hints-key-prefix': {
-    shows: async (c) => (await c.call('/pets', { auth: `Bearer ${KEY.slice(0, 4)}zzzz` })).json.code !== (await c.call('/pets', { auth: 'Bearer zzzzzzzz' })).json.code,
+    shows: async (c) =>
+      (await c.call('/pets', { auth: `Bearer ${KEY.slice(0, 4)}zzzz` })).json.code !== (await c.call('/pets', { auth: 'Bearer zzzzzzzz' })).json.code,
   },
 
   // ── Broken: request media types (§4) ────────────────────────────────
   'refuses-json-with-charset': {
-    shows: async (c) => (await c.call('/pets', { body: { name: 'Rex', categoryId: 1 }, headers: { 'content-type': 'application/json; charset=utf-8' } })).status === 415,
+    shows: async (c) =>
+      (await c.call('/pets', { body: { name: 'Rex', categoryId: 1 }, headers: { 'content-type': 'application/json; charset=utf-8' } })).status === 415,
   },
   'case-sensitive-media-type': {
     shows: async (c) => (await c.call('/pets', { body: { name: 'Rex', categoryId: 1 }, headers: { 'content-type': 'Application/JSON' } })).status === 415,
@@ -396,7 +398,11 @@ const probes: Record<string, Probe> = {
   },
   'echoes-presented-token': { shows: async (c) => (await c.call('/pets', { auth: 'Bearer not-the-key' })).json.message.includes('not-the-key') },
   'request-id-in-errors': {
-    shows: async (c) => (await c.call('/pets', { auth: false })).json.message !== (await c.call('/pets', { auth: false })).json.message,
+    shows: async (c) => {
+      const first = await c.call('/pets', { auth: false });
+      const second = await c.call('/pets', { auth: false });
+      return first.json.message !== second.json.message;
+    },
   },
   'lenient-bearer-whitespace': { shows: async (c) => (await c.call('/pets', { auth: `Bearer\t${KEY}` })).status === 200 },
   'rate-limited': {
@@ -419,7 +425,11 @@ t.test('the catalogue: at least 25 broken and 10 correct variants, each describe
     t.match(i.seedSection, /§\d/, `${i.name}: seed section`);
     if (i.kind === 'broken') {
       t.ok(i.violates.length >= 1, `${i.name}: names at least one family`);
-      t.same(i.violates.filter((f) => !FAMILIES.includes(f)), [], `${i.name}: only known families`);
+      t.same(
+        i.violates.filter((f) => !FAMILIES.includes(f)),
+        [],
+        `${i.name}: only known families`,
+      );
     } else t.same(i.violates, [], `${i.name}: a correct variant violates nothing`);
     t.ok(probes[i.name], `${i.name}: has a probe in this file`);
   }
@@ -466,7 +476,11 @@ t.test('the base implements the seed', async (t) => {
   const c = await startClient(t, 'base');
 
   t.test('§5: 401 with an Error body for a missing or wrong key, on every operation', async (t) => {
-    for (const [path, body] of [['/pets', undefined], ['/pets', { name: 'Rex', categoryId: 1 }], ['/pets/1', undefined]] as const) {
+    for (const [path, body] of [
+      ['/pets', undefined],
+      ['/pets', { name: 'Rex', categoryId: 1 }],
+      ['/pets/1', undefined],
+    ] as const) {
       for (const auth of [false, 'Bearer wrong', 'Basic dGVzdC1rZXk6'] as const) {
         const r = await c.call(path, { auth, body });
         t.equal(r.status, 401, `${body ? 'POST' : 'GET'} ${path} with ${auth}`);
@@ -492,10 +506,20 @@ t.test('the base implements the seed', async (t) => {
 
   t.test('§4.2: 400 with an Error body for anything that is not a NewPet', async (t) => {
     const bad = [
-      '{"categoryId":1}', '{"name":"Rex"}', '{"name":1,"categoryId":1}', '{"name":"Rex","categoryId":"1"}',
-      '{"name":"Rex","categoryId":1.5}', '{"name":"Rex","categoryId":9223372036854775808}',
-      '{"name":"Rex","categoryId":-9223372036854775809}', '{"name":"Rex","categoryId":1,"status":"lost"}',
-      '{"name":"Rex","categoryId":1,"status":null}', '[]', 'null', '"Rex"', '', '{"name":',
+      '{"categoryId":1}',
+      '{"name":"Rex"}',
+      '{"name":1,"categoryId":1}',
+      '{"name":"Rex","categoryId":"1"}',
+      '{"name":"Rex","categoryId":1.5}',
+      '{"name":"Rex","categoryId":9223372036854775808}',
+      '{"name":"Rex","categoryId":-9223372036854775809}',
+      '{"name":"Rex","categoryId":1,"status":"lost"}',
+      '{"name":"Rex","categoryId":1,"status":null}',
+      '[]',
+      'null',
+      '"Rex"',
+      '',
+      '{"name":',
     ];
     for (const body of bad) {
       const r = await c.create(body);
@@ -512,7 +536,10 @@ t.test('the base implements the seed', async (t) => {
     for (const limit of ['0', '101', '-1', 'abc', '1.5', '']) t.equal((await d.call(`/pets?limit=${limit}`)).status, 400, `limit=${limit}`);
     const sold = (await d.call('/pets?status=sold&limit=100')).json as { status?: string }[];
     t.equal(sold.length, 44, 'every sold pet, up to the limit');
-    t.ok(sold.every((p) => p.status === 'sold'), 'and only sold ones');
+    t.ok(
+      sold.every((p) => p.status === 'sold'),
+      'and only sold ones',
+    );
     t.equal((await d.call('/pets?status=lost')).status, 400, 'an unknown status');
   });
 

@@ -20,10 +20,10 @@ t.test('numbers are written as JSON.stringify writes them; -0 as 0, non-finite a
 });
 
 /** A test message in ASCII: raw U+2028 in a message would break the TAP stream. */
-const escape = (s: string) => JSON.stringify(s).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const escapeJson = (s: string) => JSON.stringify(s).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 t.test('strings are escaped as JSON.stringify escapes them, lone surrogates as \\u escapes', async (t) => {
-  for (const s of ['', 'Rex', 'a"b\\c', 'line\nbreak\u0000', '🐶', 'a\ud800b', '\udc00', '\u2028']) t.equal(stringifyJson(s), JSON.stringify(s), escape(s));
+  for (const s of ['', 'Rex', 'a"b\\c', 'line\nbreak\u0000', '🐶', 'a\ud800b', '\udc00', '\u2028']) t.equal(stringifyJson(s), JSON.stringify(s), escapeJson(s));
   t.equal(stringifyJson('\ud800'), '"\\ud800"');
 });
 

@@ -14,14 +14,22 @@ t.test('npm run bench -- --quick runs every scenario and prints its tables', asy
   t.equal(code, 0, `the bench exits 0\n${out}`);
   for (const scenario of ['GET /pets?limit=20', 'GET /pets/{id}', 'POST /pets', '401 (no key)']) {
     for (const server of ['ceiling', 'reference', 'ceiling + outbox', 'prism-static']) {
-      t.match(out, new RegExp(`\\| ${scenario.replace(/[?{}()/]/g, '\\$&')} \\| ${server.replace('+', '\\+')} \\| [\\d,]+ \\|`), `${scenario} against ${server}`);
+      t.match(
+        out,
+        new RegExp(`\\| ${scenario.replace(/[?{}()/]/g, '\\$&')} \\| ${server.replace('+', '\\+')} \\| [\\d,]+ \\|`),
+        `${scenario} against ${server}`,
+      );
     }
   }
-  t.match(out, /reference × \(ceiling \+ outbox\), paired the same way: GET \/pets\?limit=20 [\d.]+/, 'the reference against the ceiling with the same write policy');
+  t.match(
+    out,
+    /reference × \(ceiling \+ outbox\), paired the same way: GET \/pets\?limit=20 [\d.]+/,
+    'the reference against the ceiling with the same write policy',
+  );
   // autocannon reports whole milliseconds: a p50 of 0 leaves the ratio undefined, printed "–".
   t.match(out, /\| GET \/pets\?status=sold&limit=100 \| [\d.]+ \| [\d.]+ \| ([\d.]+|–) \|/, 'the scaling run');
   t.match(out, /bytes per pet/, 'memory per pet');
   t.match(out, /suite: petstore conform .* exit 0, [\d,]+ requests/, 'the suite run passed against the reference server');
-  t.match(out, /where the time goes: suite process [\d.]+ s CPU \(main thread [\d.]+ s; other threads [\d.]+ s/, 'the suite\'s CPU, main thread and the rest');
-  t.match(out, /the floor: the suite's client alone .* [\d.]+ s = [\d,]+ req\/s/, 'the client floor under the suite\'s rate');
+  t.match(out, /where the time goes: suite process [\d.]+ s CPU \(main thread [\d.]+ s; other threads [\d.]+ s/, "the suite's CPU, main thread and the rest");
+  t.match(out, /the floor: the suite's client alone .* [\d.]+ s = [\d,]+ req\/s/, "the client floor under the suite's rate");
 });

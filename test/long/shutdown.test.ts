@@ -56,12 +56,19 @@ t.test('SIGTERM in the middle of a burst of creates: exit 0, and the state file 
   t.strictSame(exit, { code: 0, signal: null }, 'exit code 0');
   t.comment(`${answered.length} answered 201 before the stop; others: ${JSON.stringify(Object.fromEntries(failures))}`);
   t.ok(answered.length > 50, 'creates were under way when SIGTERM arrived');
-  t.notOk([...failures.keys()].some((k) => /^[1-5]\d\d$/.test(k)), 'no request got an answer other than 201');
+  t.notOk(
+    [...failures.keys()].some((k) => /^[1-5]\d\d$/.test(k)),
+    'no request got an answer other than 201',
+  );
 
   const byId = answered.map((text) => [Number(/^\{"id":(\d+),/.exec(text)?.[1]), text] as const).sort(([a], [b]) => a - b);
-  t.strictSame(byId.map(([id]) => id), Array.from({ length: byId.length }, (_, i) => i + 1), 'the answered ids are 1..N without a gap');
+  t.strictSame(
+    byId.map(([id]) => id),
+    Array.from({ length: byId.length }, (_, i) => i + 1),
+    'the answered ids are 1..N without a gap',
+  );
   const state = readFileSync(file, 'utf8');
-  t.equal(state, '[' + byId.map(([, text]) => text).join(',') + ']', 'the state file holds exactly those pets, digit for digit: none lost, none invented');
+  t.equal(state, `[${byId.map(([, text]) => text).join(',')}]`, 'the state file holds exactly those pets, digit for digit: none lost, none invented');
   t.equal(cli.stderr(), '', 'nothing on stderr');
 });
 

@@ -39,7 +39,7 @@ function trickle(port: number, text: string, everyMs: number, maxMs: number): Tr
 t.test('a client trickling its headers is cut off with 408 after headersTimeout, while another client is served meanwhile', async (t) => {
   const { url, key, server } = await startTestServer(t, { limits: { headersTimeoutMs: 500, requestTimeoutMs: 1000 } });
   const port = Number(new URL(url).port);
-  const slow = trickle(port, request('GET', '/v1/pets', [`Authorization: Bearer ${key}`, 'X-Pad: ' + 'a'.repeat(200)]), 50, 5_000);
+  const slow = trickle(port, request('GET', '/v1/pets', [`Authorization: Bearer ${key}`, `X-Pad: ${'a'.repeat(200)}`]), 50, 5_000);
 
   // Meanwhile a normal client is served, again and again, until the trickler is cut off.
   let cutOff = false;
@@ -58,7 +58,11 @@ t.test('a client trickling its headers is cut off with 408 after headersTimeout,
   t.ok(cut.bytesSent < 100, `before it could send its headers (${cut.bytesSent} bytes sent)`);
   const { responses, problems } = parseResponses(cut.data);
   t.strictSame(problems, []);
-  t.strictSame(responses.map((r) => r.status), [408], 'it was told why: 408');
+  t.strictSame(
+    responses.map((r) => r.status),
+    [408],
+    'it was told why: 408',
+  );
   if (responses[0]) t.strictSame(errorBodyProblems(responses[0]), [], 'with an Error body (request_timeout)');
   t.equal(server.store.size, 0);
 });
@@ -66,14 +70,20 @@ t.test('a client trickling its headers is cut off with 408 after headersTimeout,
 t.test('fifty trickling clients at once are all cut off, and a normal client is still served', async (t) => {
   const { url, key } = await startTestServer(t, { limits: { headersTimeoutMs: 500, requestTimeoutMs: 1000 } });
   const port = Number(new URL(url).port);
-  const slow = Array.from({ length: 50 }, () => trickle(port, request('GET', '/v1/pets', ['X-Pad: ' + 'b'.repeat(500)]), 20, 5_000));
+  const slow = Array.from({ length: 50 }, () => trickle(port, request('GET', '/v1/pets', [`X-Pad: ${'b'.repeat(500)}`]), 20, 5_000));
   await sleep(200);
   const res = await undiciRequest(`${url}/pets`, { headers: { authorization: `Bearer ${key}` } });
   await res.body.text();
   t.equal(res.statusCode, 200, 'a normal request is answered while fifty trickle');
   const results = await Promise.all(slow.map((s) => s.done));
-  t.ok(results.every((r) => r.closedAfterMs < 2_500), `all fifty were cut off (last after ${Math.max(...results.map((r) => r.closedAfterMs))} ms)`);
-  t.ok(results.every((r) => parseResponses(r.data).responses[0]?.status === 408), 'each was answered 408');
+  t.ok(
+    results.every((r) => r.closedAfterMs < 2_500),
+    `all fifty were cut off (last after ${Math.max(...results.map((r) => r.closedAfterMs))} ms)`,
+  );
+  t.ok(
+    results.every((r) => parseResponses(r.data).responses[0]?.status === 408),
+    'each was answered 408',
+  );
 });
 
 t.test('a client trickling its body is cut off with 408 after requestTimeout, and nothing is created', async (t) => {
@@ -98,7 +108,11 @@ t.test('a client trickling its body is cut off with 408 after requestTimeout, an
   t.ok(closedAfter < 2_500, `cut off after ${closedAfter} ms`);
   t.ok(sent < post.length, `before the body was complete (${sent - headEnd} of ${body.length} bytes)`);
   const { responses } = parseResponses(Buffer.concat(chunks));
-  t.strictSame(responses.map((r) => r.status), [408], 'answered 408');
+  t.strictSame(
+    responses.map((r) => r.status),
+    [408],
+    'answered 408',
+  );
   t.equal(server.store.size, 0, 'nothing was created from half a body');
 });
 
@@ -112,7 +126,11 @@ t.test('an idle keep-alive connection is closed after keepAliveTimeout', async (
   const started = Date.now();
   await new Promise((resolve) => socket.on('close', resolve));
   const idle = Date.now() - started;
-  t.strictSame(parseResponses(Buffer.concat(chunks)).responses.map((r) => r.status), [200], 'the request was answered');
+  t.strictSame(
+    parseResponses(Buffer.concat(chunks)).responses.map((r) => r.status),
+    [200],
+    'the request was answered',
+  );
   t.match(Buffer.concat(chunks).toString(), /\r\nKeep-Alive: timeout=1\r\n/, 'and the answer said how long the connection stays open');
   // Node keeps the socket one second longer than it announces, so that the
   // client, not the server, closes an idle connection and no request is lost
@@ -124,12 +142,18 @@ t.test('beyond maxConnections a new connection is closed unanswered; those alrea
   const { url, key } = await startTestServer(t, { limits: { maxConnections: 5, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 10_000 } });
   const port = Number(new URL(url).port);
   const open = await Promise.all(
-    Array.from({ length: 5 }, () => new Promise<net.Socket>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => resolve(s));
-      s.on('error', () => {});
-    })),
+    Array.from(
+      { length: 5 },
+      () =>
+        new Promise<net.Socket>((resolve) => {
+          const s = net.connect(port, '127.0.0.1', () => resolve(s));
+          s.on('error', () => {});
+        }),
+    ),
   );
-  t.teardown(() => open.forEach((s) => s.destroy()));
+  t.teardown(() => {
+    for (const s of open) s.destroy();
+  });
   await sleep(100);
   const extra = await new Promise<{ data: string; closed: boolean }>((resolve) => {
     let data = '';
@@ -169,7 +193,13 @@ t.test('clients that are cut off but never read nor close do not keep their plac
   // Five connections that fill the cap: trickling, half a request, garbage, and
   // nothing at all. None has a 'data' listener, so none reads its answer or the
   // server's FIN, and none closes.
-  const sockets = ['GET /v1/pets HTTP/1.1\r\nHost: x\r\nX: ', 'GET /v1/pets HTTP/1.1\r\nHost: x\r\n', 'GARBAGE\r\n\r\n', '', 'POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{'].map((text) => {
+  const sockets = [
+    'GET /v1/pets HTTP/1.1\r\nHost: x\r\nX: ',
+    'GET /v1/pets HTTP/1.1\r\nHost: x\r\n',
+    'GARBAGE\r\n\r\n',
+    '',
+    'POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{',
+  ].map((text) => {
     const s = net.connect(port, '127.0.0.1', () => s.write(text));
     s.on('error', () => {});
     s.pause();
@@ -178,7 +208,7 @@ t.test('clients that are cut off but never read nor close do not keep their plac
   const trickler = setInterval(() => sockets[0]?.writable && sockets[0].write('a'), 50);
   t.teardown(() => {
     clearInterval(trickler);
-    sockets.forEach((s) => s.destroy());
+    for (const s of sockets) s.destroy();
   });
   await sleep(300);
   const count = () => new Promise<number>((resolve) => server.http.getConnections((_e, n) => resolve(n)));

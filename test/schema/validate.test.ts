@@ -9,7 +9,10 @@ t.test('a keyword the validator does not handle makes compileSchema throw, so no
     t.throws(() => compileSchema({ type: 'object', [keyword]: {} }), { message: `compileSchema: the keyword "${keyword}" is not supported` }, keyword);
   }
   t.throws(() => compileSchema({ properties: { a: { if: {} } } }), 'in a nested schema too');
-  t.doesNotThrow(() => compileSchema({ type: 'string', description: 'd', title: 't', examples: [], default: 'x', deprecated: true, 'x-anything': 1 }), 'annotations and x- keys');
+  t.doesNotThrow(
+    () => compileSchema({ type: 'string', description: 'd', title: 't', examples: [], default: 'x', deprecated: true, 'x-anything': 1 }),
+    'annotations and x- keys',
+  );
 });
 
 t.test('every schema of the spec compiles', async (t) => {

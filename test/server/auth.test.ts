@@ -63,7 +63,7 @@ t.test('the Bearer scheme name is case-insensitive (RFC 9110 §11.1)', async (t)
 
 t.test('the key itself is compared exactly', async (t) => {
   const { api, key } = await startTestServer(t);
-  for (const wrong of [key.toUpperCase(), key + 'x', key.slice(0, -1), ` ${key}x`]) {
+  for (const wrong of [key.toUpperCase(), `${key}x`, key.slice(0, -1), ` ${key}x`]) {
     const r = await api('/pets', { auth: `Bearer ${wrong}` });
     t.equal(r.status, 401, JSON.stringify(wrong));
   }
@@ -115,7 +115,11 @@ t.test('authentication comes before parameter validation: an invalid limit or pe
 
 t.test('authentication comes before the method check: another method on a known path without a key answers 401', async (t) => {
   const { api } = await startTestServer(t, { seed });
-  for (const [method, path] of [['DELETE', '/pets'], ['PUT', '/pets/1'], ['PATCH', '/pets/1']] as const) {
+  for (const [method, path] of [
+    ['DELETE', '/pets'],
+    ['PUT', '/pets/1'],
+    ['PATCH', '/pets/1'],
+  ] as const) {
     t.equal((await api(path, { method, auth: false })).status, 401, `${method} ${path} without a key`);
     t.equal((await api(path, { method })).status, 405, `${method} ${path} with the key`);
   }
@@ -124,12 +128,18 @@ t.test('authentication comes before the method check: another method on a known 
 t.test('two Authorization fields are refused with 401, whichever holds the key (RFC 9110 §11.6.2: not a list field)', async (t) => {
   const { url, key } = await startTestServer(t, { seed });
   const { host, pathname } = new URL(url);
-  for (const fields of [[`Bearer ${key}`, 'Bearer wrong'], ['Bearer wrong', `Bearer ${key}`], [`Bearer ${key}`, `Bearer ${key}`]]) {
+  for (const fields of [
+    [`Bearer ${key}`, 'Bearer wrong'],
+    ['Bearer wrong', `Bearer ${key}`],
+    [`Bearer ${key}`, `Bearer ${key}`],
+  ]) {
     const lines = fields.map((value) => `Authorization: ${value}\r\n`).join('');
     const raw = parseRawResponse(await rawExchange(url, `GET ${pathname}/pets HTTP/1.1\r\nHost: ${host}\r\n${lines}Connection: close\r\n\r\n`));
     t.equal(raw.status, 401, fields.join(' + '));
     t.match(raw.headers['www-authenticate'], /error="invalid_token"/, 'refused as an invalid credential');
   }
-  const one = parseRawResponse(await rawExchange(url, `GET ${pathname}/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`));
+  const one = parseRawResponse(
+    await rawExchange(url, `GET ${pathname}/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`),
+  );
   t.equal(one.status, 200, 'one field with the key is accepted');
 });

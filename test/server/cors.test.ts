@@ -7,7 +7,10 @@ import { startTestServer } from '../helpers/server.js';
 const ORIGIN = 'https://app.example';
 
 function list(header: unknown): string[] {
-  return String(header ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  return String(header ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 t.test('a preflight answers 204 without authentication, allowing Authorization and Content-Type and the methods of the path', async (t) => {

@@ -42,7 +42,13 @@ t.test('a pet created without a status has no status key at all, in 201, getPet 
 
 t.test('Content-Type application/json is accepted with a UTF-8 charset and in any case', async (t) => {
   const { api } = await startTestServer(t);
-  for (const type of ['application/json', 'application/json; charset=utf-8', 'application/json;charset=UTF-8', 'Application/JSON', 'application/json; charset="utf-8"']) {
+  for (const type of [
+    'application/json',
+    'application/json; charset=utf-8',
+    'application/json;charset=UTF-8',
+    'Application/JSON',
+    'application/json; charset="utf-8"',
+  ]) {
     const r = await api('/pets', { body: '{"name":"Rex","categoryId":1}', headers: { 'content-type': type } });
     t.equal(r.status, 201, type);
   }
@@ -51,7 +57,14 @@ t.test('Content-Type application/json is accepted with a UTF-8 charset and in an
 t.test('a body with another Content-Type, or none, answers 415 unsupported_media_type and creates nothing', async (t) => {
   const { api } = await startTestServer(t);
   const body = '{"name":"Rex","categoryId":1}';
-  for (const type of ['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'application/json-patch+json', 'application/json; charset=latin1', 'text/json']) {
+  for (const type of [
+    'text/plain',
+    'application/xml',
+    'application/x-www-form-urlencoded',
+    'application/json-patch+json',
+    'application/json; charset=latin1',
+    'text/json',
+  ]) {
     const r = await api('/pets', { body, headers: { 'content-type': type } });
     t.equal(r.status, 415, type);
     t.equal(r.body.code, 'unsupported_media_type', `${type}: code`);
@@ -69,7 +82,10 @@ t.test('a body in a content coding the server does not support answers 415 and c
   t.equal(r.status, 415);
   t.equal(r.body.code, 'unsupported_media_type');
   t.match(r.body.message, /gzip/);
-  const identity = await api('/pets', { body: '{"name":"Rex","categoryId":1}', headers: { 'content-type': 'application/json', 'content-encoding': 'identity' } });
+  const identity = await api('/pets', {
+    body: '{"name":"Rex","categoryId":1}',
+    headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+  });
   t.equal(identity.status, 201, 'identity is no coding at all');
   t.equal((await api('/pets')).body.length, 1, 'only the identity body created a pet');
 });
@@ -86,8 +102,18 @@ t.test('createPet without a body answers 400 invalid_body', async (t) => {
 
 t.test('malformed JSON answers 400 malformed_json and creates nothing', async (t) => {
   const { api } = await startTestServer(t);
-  const bodies = ['{', '{"name":"Rex",}', '{"name":"Rex" "categoryId":1}', "{'name':'Rex','categoryId':1}", '{"name":"Rex","categoryId":1} x',
-    '{"name":"Rex","categoryId":01}', '{"name":"Rex","categoryId":NaN}', '{"name":"Rex\n","categoryId":1}', 'nul', '   '];
+  const bodies = [
+    '{',
+    '{"name":"Rex",}',
+    '{"name":"Rex" "categoryId":1}',
+    "{'name':'Rex','categoryId':1}",
+    '{"name":"Rex","categoryId":1} x',
+    '{"name":"Rex","categoryId":01}',
+    '{"name":"Rex","categoryId":NaN}',
+    '{"name":"Rex\n","categoryId":1}',
+    'nul',
+    '   ',
+  ];
   for (const body of bodies) {
     const r = await api('/pets', { body, headers: JSON_HEADERS });
     t.equal(r.status, 400, JSON.stringify(body));
@@ -157,7 +183,12 @@ t.test('a status outside PetStatus, or null, answers 400 invalid_body naming sta
 
 t.test('an integer written as 1.0 or 1e2 is an integer categoryId', async (t) => {
   const { api } = await startTestServer(t);
-  for (const [literal, value] of [['1.0', 1], ['1e2', 100], ['-0', 0], ['2.50e1', 25]] as const) {
+  for (const [literal, value] of [
+    ['1.0', 1],
+    ['1e2', 100],
+    ['-0', 0],
+    ['2.50e1', 25],
+  ] as const) {
     const r = await api('/pets', { body: `{"name":"Rex","categoryId":${literal}}`, headers: JSON_HEADERS });
     t.equal(r.status, 201, literal);
     t.match(r.text, new RegExp(`"categoryId":${value}[,}]`), `${literal} is stored as ${value}`);
@@ -218,12 +249,7 @@ t.test('__proto__, constructor and prototype keys in a body change nothing', asy
     const r = await api('/pets', { body, headers: JSON_HEADERS });
     created.push(r.status === 201 ? r.body : r.body.code);
   }
-  t.strictSame(created, [
-    { id: 1, name: 'Rex', categoryId: 1 },
-    'invalid_body',
-    { id: 2, name: 'Rex', categoryId: 1 },
-    { id: 3, name: 'Rex', categoryId: 1 },
-  ]);
+  t.strictSame(created, [{ id: 1, name: 'Rex', categoryId: 1 }, 'invalid_body', { id: 2, name: 'Rex', categoryId: 1 }, { id: 3, name: 'Rex', categoryId: 1 }]);
   t.equal(({} as Record<string, unknown>)['polluted'], undefined, 'Object.prototype is untouched');
   t.strictSame((await api('/pets?status=sold')).body, [], 'no pet got a status from __proto__');
 });
@@ -290,5 +316,8 @@ t.test('a full store answers 507 storage_full and keeps the pets it has', async 
   const full = await api('/pets', { json: { name: 'C', categoryId: 1 } });
   t.equal(full.status, 507);
   t.equal(full.body.code, 'storage_full');
-  t.strictSame((await api('/pets')).body.map((p: { name: string }) => p.name), ['A', 'B']);
+  t.strictSame(
+    (await api('/pets')).body.map((p: { name: string }) => p.name),
+    ['A', 'B'],
+  );
 });

@@ -37,7 +37,7 @@ t.test('every error code of the catalogue is answered with an Error body whose s
     ['pet_not_found', '/pets/99', {}],
     ['method_not_allowed', '/pets', { method: 'DELETE' }],
     ['payload_too_large', '/pets', { body: 'x'.repeat(1024 * 1024 + 1), headers: { 'content-type': 'application/json' } }],
-    ['uri_too_long', '/pets?x=' + 'a'.repeat(9000), {}],
+    ['uri_too_long', `/pets?x=${'a'.repeat(9000)}`, {}],
     ['unsupported_media_type', '/pets', { body: 'x', headers: { 'content-type': 'text/plain' } }],
     ['storage_full', '/pets', { json: { name: 'x', categoryId: 1 } }],
   ];

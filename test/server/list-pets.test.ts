@@ -65,7 +65,23 @@ t.test('limit may be written with leading zeros or percent-encoded', async (t) =
 
 t.test('an invalid limit answers 400 invalid_parameter naming limit', async (t) => {
   const { api } = await startTestServer(t, { seed: pets(3) });
-  const values = ['0', '101', '-1', '1.5', 'abc', '', '1e1', '0x10', '+5', '%205', '5%20', '99999999999999999999999', '9223372036854775808', 'limit=5&limit=5', 'limit=1&limit=2'];
+  const values = [
+    '0',
+    '101',
+    '-1',
+    '1.5',
+    'abc',
+    '',
+    '1e1',
+    '0x10',
+    '+5',
+    '%205',
+    '5%20',
+    '99999999999999999999999',
+    '9223372036854775808',
+    'limit=5&limit=5',
+    'limit=1&limit=2',
+  ];
   for (const value of values) {
     const query = value.startsWith('limit=') ? value : `limit=${value}`;
     const r = await api(`/pets?${query}`);
@@ -82,7 +98,10 @@ t.test('status returns only the pets with that status, in ascending id order', a
   t.strictSame(ids((await api('/pets?status=sold')).body), [3, 7, 11]);
   for (const status of ['available', 'pending', 'sold']) {
     const r = await api(`/pets?status=${status}`);
-    t.ok(r.body.every((p: { status: string }) => p.status === status), `${status}: only ${status} pets`);
+    t.ok(
+      r.body.every((p: { status: string }) => p.status === status),
+      `${status}: only ${status} pets`,
+    );
   }
 });
 

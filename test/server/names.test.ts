@@ -27,7 +27,11 @@ t.test('any string is a name and is returned exactly as sent, by createPet, getP
     t.equal((await api(`/pets/${created.body.id}`)).body.name, name, `${what}: getPet`);
   }
   const listed = await api('/pets?limit=100');
-  t.strictSame(listed.body.map((p: { name: string }) => p.name), names.map(([, name]) => name), 'listPets');
+  t.strictSame(
+    listed.body.map((p: { name: string }) => p.name),
+    names.map(([, name]) => name),
+    'listPets',
+  );
 });
 
 t.test('a name written with \\u escapes, surrogate pairs included, is decoded', async (t) => {

@@ -21,7 +21,10 @@ function fakeResponse(log: string[], name: string, fails = false): ServerRespons
 t.test('an answer made after the loop waited goes out at once', async (t) => {
   const log: string[] = [];
   let idle = 0;
-  const outbox = createOutbox(() => t.fail('no error expected'), () => idle);
+  const outbox = createOutbox(
+    () => t.fail('no error expected'),
+    () => idle,
+  );
   outbox.end(fakeResponse(log, 'a'), '1');
   t.strictSame(log, ['a:1'], 'the first answer is not held');
   idle = 5;
@@ -31,7 +34,10 @@ t.test('an answer made after the loop waited goes out at once', async (t) => {
 
 t.test('answers made while busy wait for the end of the turn, then leave in order', async (t) => {
   const log: string[] = [];
-  const outbox = createOutbox(() => t.fail('no error expected'), () => 7);
+  const outbox = createOutbox(
+    () => t.fail('no error expected'),
+    () => 7,
+  );
   outbox.end(fakeResponse(log, 'a'), '1');
   outbox.end(fakeResponse(log, 'b'), '2');
   outbox.end(fakeResponse(log, 'c'), '3');
@@ -47,7 +53,10 @@ t.test('answers made while busy wait for the end of the turn, then leave in orde
 t.test('while answers are held, a new one joins them even after a wait, so none overtakes', async (t) => {
   const log: string[] = [];
   let idle = 1;
-  const outbox = createOutbox(() => t.fail('no error expected'), () => idle);
+  const outbox = createOutbox(
+    () => t.fail('no error expected'),
+    () => idle,
+  );
   outbox.end(fakeResponse(log, 'a'), '1');
   outbox.end(fakeResponse(log, 'b'), '2');
   idle = 2;
@@ -60,7 +69,10 @@ t.test('while answers are held, a new one joins them even after a wait, so none 
 t.test('a held answer that throws is reported, and the others still leave', async (t) => {
   const log: string[] = [];
   const errors: string[] = [];
-  const outbox = createOutbox((error) => errors.push((error as Error).message), () => 0);
+  const outbox = createOutbox(
+    (error) => errors.push((error as Error).message),
+    () => 0,
+  );
   outbox.end(fakeResponse(log, 'a'), '1');
   outbox.end(fakeResponse(log, 'b', true), '2');
   outbox.end(fakeResponse(log, 'c'), '3');

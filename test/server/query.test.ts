@@ -18,14 +18,32 @@ t.test('queryPairs splits a query with nothing to decode itself, exactly as URLS
 
 t.test('queryPairs reads any query exactly as URLSearchParams does', async (t) => {
   const pieces = fc.constantFrom('limit', 'status', '=', '&', '%', '%2', '%20', '%zz', '%E2%82%AC', '+', 'é', '😀', '5', 'sold', '', '?', '#', ' ');
-  const details = fc.check(fc.property(fc.oneof(fc.array(pieces).map((p) => p.join('')), fc.string({ unit: 'binary' })), agrees), { numRuns: 2000 });
+  const details = fc.check(
+    fc.property(
+      fc.oneof(
+        fc.array(pieces).map((p) => p.join('')),
+        fc.string({ unit: 'binary' }),
+      ),
+      agrees,
+    ),
+    { numRuns: 2000 },
+  );
   t.notOk(details.failed, fc.defaultReportMessage(details) ?? '');
 });
 
 t.test('queryPairs on the common shapes', async (t) => {
-  t.same(queryPairs('limit=5&status=sold'), [['limit', '5'], ['status', 'sold']]);
+  t.same(queryPairs('limit=5&status=sold'), [
+    ['limit', '5'],
+    ['status', 'sold'],
+  ]);
   t.same(queryPairs('limit'), [['limit', '']]);
-  t.same(queryPairs('&&limit=&='), [['limit', ''], ['', '']]);
+  t.same(queryPairs('&&limit=&='), [
+    ['limit', ''],
+    ['', ''],
+  ]);
   t.same(queryPairs('a=b=c'), [['a', 'b=c']]);
-  t.same(queryPairs('status=on+sale&x=%41'), [['status', 'on sale'], ['x', 'A']]);
+  t.same(queryPairs('status=on+sale&x=%41'), [
+    ['status', 'on sale'],
+    ['x', 'A'],
+  ]);
 });

@@ -10,7 +10,10 @@ import { startTestServer } from '../helpers/server.js';
 const seed = [{ name: 'Rex', categoryId: 1n, status: 'available' as const }];
 
 function methods(allow: unknown): string[] {
-  return String(allow).split(',').map((m) => m.trim()).sort();
+  return String(allow)
+    .split(',')
+    .map((m) => m.trim())
+    .sort();
 }
 
 t.test('an unknown path answers 404 with code route_not_found', async (t) => {
@@ -114,7 +117,7 @@ t.test('basePath /api/v1 serves the interface below /api/v1 and nothing below /v
   t.equal(pet.headers['link'], '</api/v1/pets>; rel="successor-version"', 'the successor link is below the base path');
   t.equal((await api('/pets', { json: { name: 'Tom', categoryId: 2 } })).status, 201, 'createPet');
   const origin = new URL(url).origin;
-  t.equal((await call(t, origin + '/v1/pets', '/v1/pets', key)).status, 404, 'the default /v1 is not served');
+  t.equal((await call(t, `${origin}/v1/pets`, '/v1/pets', key)).status, 404, 'the default /v1 is not served');
 });
 
 t.test('basePath is normalised: a missing leading slash and a trailing slash make no difference', async (t) => {
@@ -131,10 +134,10 @@ t.test('basePath / serves the interface at the root', async (t) => {
 
 t.test('a request target over 8 KiB answers 414 uri_too_long', async (t) => {
   const { api } = await startTestServer(t);
-  const r = await api('/pets?pad=' + 'a'.repeat(9000));
+  const r = await api(`/pets?pad=${'a'.repeat(9000)}`);
   t.equal(r.status, 414);
   t.equal(r.body.code, 'uri_too_long');
-  t.equal((await api('/pets?pad=' + 'a'.repeat(7000))).status, 200, 'a long target under the limit is served');
+  t.equal((await api(`/pets?pad=${'a'.repeat(7000)}`)).status, 200, 'a long target under the limit is served');
 });
 
 t.test('a request that is not HTTP answers 400 with an Error body, and the server keeps serving', async (t) => {
@@ -171,7 +174,12 @@ t.test('one connection can carry several requests (keep-alive)', async (t) => {
 t.test('a request target in absolute form is served like its path (RFC 9112 §3.2.2)', async (t) => {
   const { url } = await startTestServer(t);
   const { host, pathname } = new URL(url);
-  const r = parseRawResponse(await rawExchange(url, `GET http://${host}${pathname}/pets?limit=1 HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer petstore-dev-key\r\nConnection: close\r\n\r\n`));
+  const r = parseRawResponse(
+    await rawExchange(
+      url,
+      `GET http://${host}${pathname}/pets?limit=1 HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer petstore-dev-key\r\nConnection: close\r\n\r\n`,
+    ),
+  );
   t.equal(r.status, 200);
   t.equal(r.text, '[]');
 });

@@ -15,7 +15,9 @@ t.test('close() lets a request in flight finish, answers it Connection: close, a
   const body = '{"name":"Slow","categoryId":7}';
   const socket = await connect(url);
   const answer = readAll(socket);
-  socket.write(`POST ${pathname}/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+  socket.write(
+    `POST ${pathname}/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+  );
   await new Promise((resolve) => setTimeout(resolve, 100));
 
   const started = Date.now();
@@ -44,7 +46,9 @@ t.test('close() cuts a request that does not finish within the grace period', as
   const { host, pathname } = new URL(url);
   const socket = await connect(url);
   const answer = readAll(socket);
-  socket.write(`POST ${pathname}/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
+  socket.write(
+    `POST ${pathname}/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+  );
   await new Promise((resolve) => setTimeout(resolve, 100));
   const started = Date.now();
   await server.close(300);

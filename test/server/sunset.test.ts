@@ -31,7 +31,12 @@ t.test('after the sunset getPet answers 410 whatever the id, but 401 without a k
 
 t.test('the Date header reflects the server clock', async (t) => {
   const { api } = await startTestServer(t, { now: SUNSET });
-  for (const [path, options] of [['/pets', {}], ['/pets/1', {}], ['/nope', {}], ['/pets', { auth: false as const }]] as const) {
+  for (const [path, options] of [
+    ['/pets', {}],
+    ['/pets/1', {}],
+    ['/nope', {}],
+    ['/pets', { auth: false as const }],
+  ] as const) {
     const r = await api(path, options);
     const date = Date.parse(String(r.headers['date']));
     t.ok(date >= SUNSET.getTime() && date < SUNSET.getTime() + 10_000, `${path} → ${r.status}: Date ${r.headers['date']} is the server clock`);

@@ -12,10 +12,11 @@ t.test("Prism's getHttpOperationsFromSpec loads spec/openapi.json without a cons
   };
   const said: string[] = [];
   const original = { warn: console.warn, error: console.error, log: console.log, info: console.info };
-  for (const name of ['warn', 'error', 'log', 'info'] as const) console[name] = (...args: unknown[]) => void said.push(`${name}: ${args.map(String).join(' ')}`);
+  for (const name of ['warn', 'error', 'log', 'info'] as const)
+    console[name] = (...args: unknown[]) => void said.push(`${name}: ${args.map(String).join(' ')}`);
   const onWarning = (warning: Error) => said.push(`process warning: ${warning.message}`);
   process.on('warning', onWarning);
-  let operations;
+  let operations: Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
   try {
     operations = await getHttpOperationsFromSpec(JSON.parse(readFileSync(new URL('../../spec/openapi.json', import.meta.url), 'utf8')));
   } finally {
@@ -23,9 +24,10 @@ t.test("Prism's getHttpOperationsFromSpec loads spec/openapi.json without a cons
     process.off('warning', onWarning);
   }
   t.strictSame(said, [], 'nothing was printed');
-  t.strictSame(
-    operations.map((op) => `${op.iid} ${op.method.toUpperCase()} ${op.path}`).sort(),
-    ['createPet POST /pets', 'getPet GET /pets/{petId}', 'listPets GET /pets'],
-  );
+  t.strictSame(operations.map((op) => `${op.iid} ${op.method.toUpperCase()} ${op.path}`).sort(), [
+    'createPet POST /pets',
+    'getPet GET /pets/{petId}',
+    'listPets GET /pets',
+  ]);
   t.equal(operations.find((op) => op.iid === 'getPet')?.deprecated, true, 'getPet is deprecated');
 });

@@ -14,7 +14,11 @@ const names = (json: Buffer | string) => (JSON.parse(String(json)) as Array<{ na
 t.test('create assigns ids 1, 2, 3… and returns the stored JSON, id first', async (t) => {
   const s = store();
   t.strictSame(text(s.create(pet('A', 'sold'))), { ok: true, id: 1, json: '{"id":1,"name":"A","categoryId":1,"status":"sold"}' });
-  t.strictSame(text(s.create({ name: 'B', categoryId: 9223372036854775807n })), { ok: true, id: 2, json: '{"id":2,"name":"B","categoryId":9223372036854775807}' });
+  t.strictSame(text(s.create({ name: 'B', categoryId: 9223372036854775807n })), {
+    ok: true,
+    id: 2,
+    json: '{"id":2,"name":"B","categoryId":9223372036854775807}',
+  });
   t.equal(s.size, 2);
 });
 
@@ -39,7 +43,9 @@ t.test('list returns the first `limit` pets in ascending id order', async (t) =>
 t.test('list with a status uses only pets of that status, in id order, up to `limit`', async (t) => {
   const s = store();
   const statuses = ['available', 'sold', undefined, 'available', 'pending', 'available', 'sold'] as const;
-  statuses.forEach((status, i) => s.create(pet(`p${i + 1}`, status)));
+  statuses.forEach((status, i) => {
+    s.create(pet(`p${i + 1}`, status));
+  });
   t.strictSame(names(s.list(10, 'available')), ['p1', 'p4', 'p6']);
   t.strictSame(names(s.list(2, 'available')), ['p1', 'p4']);
   t.strictSame(names(s.list(10, 'sold')), ['p2', 'p7']);
@@ -85,7 +91,8 @@ t.test('pets stay exact when the byte arena grows many times over, and earlier a
   const s = store(n);
   const first = s.create(pet('première 🐢', 'sold'));
   const firstJson = first.ok ? first.json.toString() : '';
-  for (let i = 2; i <= n; i++) s.create({ name: `pet-${i}-${'é'.repeat(i % 7)}`, categoryId: BigInt(i) * 1_000_000_007n, ...(i % 3 === 0 ? { status: 'sold' as const } : {}) });
+  for (let i = 2; i <= n; i++)
+    s.create({ name: `pet-${i}-${'é'.repeat(i % 7)}`, categoryId: BigInt(i) * 1_000_000_007n, ...(i % 3 === 0 ? { status: 'sold' as const } : {}) });
   t.equal(first.ok && first.json.toString(), firstJson, 'the 201 body of the first pet is unchanged after growth');
   t.equal(s.get(1n)?.toString(), firstJson);
   const last = JSON.parse(String(s.get(BigInt(n)))) as { id: number; name: string };
@@ -93,7 +100,11 @@ t.test('pets stay exact when the byte arena grows many times over, and earlier a
   t.match(String(s.get(BigInt(n))), `"categoryId":${BigInt(n) * 1_000_000_007n}`, 'categoryId digits are exact');
   const page = JSON.parse(String(s.list(100, 'sold'))) as { id: number }[];
   t.equal(page.length, 100);
-  t.same(page.slice(0, 3).map((p) => p.id), [1, 3, 6], 'the status index keeps ascending ids');
+  t.same(
+    page.slice(0, 3).map((p) => p.id),
+    [1, 3, 6],
+    'the status index keeps ascending ids',
+  );
   t.equal((JSON.parse(String(s.list(100))) as unknown[]).length, 100);
   t.equal((JSON.parse(String(s.toJsonArray())) as unknown[]).length, n, 'the whole store is one valid JSON array');
 });
@@ -107,7 +118,11 @@ t.test('an answer taken before a truncation stays as it was when new pets are cr
   const before = [created.ok ? created.json.toString() : '', got.toString(), page.toString()];
   s.truncate(1);
   s.create(pet('Zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz', 'available'));
-  t.strictSame([created.ok ? created.json.toString() : '', got.toString(), page.toString()], before, 'the bytes of answers still being written are not overwritten');
+  t.strictSame(
+    [created.ok ? created.json.toString() : '', got.toString(), page.toString()],
+    before,
+    'the bytes of answers still being written are not overwritten',
+  );
   t.strictSame(names(s.list(10)), ['kept', 'Zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz']);
 });
 

@@ -36,14 +36,11 @@ export interface ControlDeps {
   readonly operationIds: readonly string[];
 }
 
-const schemaOf = (name: keyof typeof controlOpenapi.components.schemas): Schema =>
-  derefAll(controlOpenapi, controlOpenapi.components.schemas[name]) as Schema;
+const schemaOf = (name: keyof typeof controlOpenapi.components.schemas): Schema => derefAll(controlOpenapi, controlOpenapi.components.schemas[name]) as Schema;
 const validateFault = compileSchema(schemaOf('Fault'));
 const validateClock = compileSchema(schemaOf('ClockSetting'));
 const controlOperations = describeOperations(controlOpenapi);
-const validatePets = compileSchema(
-  derefAll(controlOpenapi, controlOpenapi.paths['/pets'].post.requestBody.content['application/json'].schema) as Schema,
-);
+const validatePets = compileSchema(derefAll(controlOpenapi, controlOpenapi.paths['/pets'].post.requestBody.content['application/json'].schema) as Schema);
 
 export function createControlHandler(deps: ControlDeps): RequestHandler {
   const { store, clock, faults, journal, respond, limits } = deps;
@@ -67,7 +64,11 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
     readControlSpec: (x) => respond.send(x, 200, specJson),
     readState: (x) => {
       const pets = store.toJsonArray().toString('utf8');
-      respond.send(x, 200, `{"clock":${JSON.stringify(new Date(clock.now()).toISOString())},"faults":${JSON.stringify(faults.entries())},"journal":${journal.size},"pets":${pets}}`);
+      respond.send(
+        x,
+        200,
+        `{"clock":${JSON.stringify(new Date(clock.now()).toISOString())},"faults":${JSON.stringify(faults.entries())},"journal":${journal.size},"pets":${pets}}`,
+      );
     },
     reset: (x) => {
       // The clock is left as it is: PUT /clock moves it.
@@ -85,7 +86,15 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
         const firstId = store.size + 1;
         // Every entry is a NewPet (the spec's body schema says so); readNewPet keeps only its fields.
         for (const entry of entries) store.create((readNewPet(entry) as Extract<ReturnType<typeof readNewPet>, { ok: true }>).pet);
-        respond.send(x, 201, stringifyJson({ created: BigInt(entries.length), ...(entries.length ? { firstId: BigInt(firstId), lastId: BigInt(store.size) } : {}), pets: BigInt(store.size) }));
+        respond.send(
+          x,
+          201,
+          stringifyJson({
+            created: BigInt(entries.length),
+            ...(entries.length ? { firstId: BigInt(firstId), lastId: BigInt(store.size) } : {}),
+            pets: BigInt(store.size),
+          }),
+        );
       }),
     setClock: (x) =>
       body(x, validateClock, (value) => {
