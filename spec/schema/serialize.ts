@@ -27,7 +27,7 @@ function writerFor(schema: Schema): Writer {
  * place of `value`'s own, so a caller adding one (the store, a new pet's id)
  * makes no merged copy of the object: a spread costs more than the writing.
  */
-export function compileObjectSerializer(schema: Schema): (value: JsonObject, fields?: JsonObject) => string {
+export function compileObjectSerializer(schema: Schema): (value: Readonly<Record<string, unknown>>, fields?: JsonObject) => string {
   const properties = Object.entries((schema['properties'] ?? {}) as Record<string, Schema>).map(([name, sub]) => ({
     name,
     key: `${JSON.stringify(name)}:`,
@@ -36,7 +36,8 @@ export function compileObjectSerializer(schema: Schema): (value: JsonObject, fie
   return (value, fields) => {
     let out = '{';
     for (const { name, key, write } of properties) {
-      const v = fields !== undefined && fields[name] !== undefined ? fields[name] : value[name];
+      // Only the properties the schema declares are read, of a value validated against it before.
+      const v = (fields !== undefined && fields[name] !== undefined ? fields[name] : value[name]) as JsonValue | undefined;
       if (v === undefined) continue;
       if (out.length > 1) out += ',';
       out += key + write(v);

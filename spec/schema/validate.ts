@@ -82,6 +82,22 @@ function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
+/** What a checker says of a value: the value as the type its schema describes, or the first issue. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; issue: SchemaIssue };
+
+/**
+ * A validator that narrows: `T` is the type the schema describes (from
+ * FromSchema), and a value it passes is returned as one. The one place that
+ * asserts the type is the one that has just proven it.
+ */
+export function compileChecker<T>(schema: Schema): (value: JsonValue | undefined) => Checked<T> {
+  const validate = compileSchema(schema);
+  return (value) => {
+    const issue = validate(value);
+    return issue === undefined ? { ok: true, value: value as T } : { ok: false, issue };
+  };
+}
+
 export function compileSchema(schema: Schema): Validator {
   for (const key of Object.keys(schema)) {
     if (!HANDLED.has(key) && !ANNOTATIONS.has(key) && !key.startsWith('x-')) {

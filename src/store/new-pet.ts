@@ -6,19 +6,30 @@
 import { componentSchema } from '../../spec/operations.js';
 import type { NewPet } from '../../spec/types.js';
 import type { JsonObject, JsonValue } from '../../spec/json/index.js';
-import { compileSchema } from '../../spec/schema/validate.js';
+import { compileChecker } from '../../spec/schema/validate.js';
 
 const schema = componentSchema('NewPet');
-const validate = compileSchema(schema);
+const check = compileChecker<NewPet>(schema);
 const propertyNames = Object.keys(schema['properties'] as object);
 
 export type NewPetResult = { ok: true; pet: NewPet } | { ok: false; message: string };
 
 export function readNewPet(value: JsonValue): NewPetResult {
-  const issue = validate(value);
-  if (issue) return { ok: false, message: issue.path === '' ? issue.message.replace('the value', 'the body') : issue.message };
-  const source = value as JsonObject;
+  // Only the properties the schema names are kept (and checked): unknown ones are ignored, never stored.
+  const checked = check(isObject(value) ? pick(value) : value);
+  if (!checked.ok) {
+    const { path, message } = checked.issue;
+    return { ok: false, message: path === '' ? message.replace('the value', 'the body') : message };
+  }
+  return { ok: true, pet: checked.value };
+}
+
+function isObject(value: JsonValue): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function pick(source: JsonObject): JsonObject {
   const pet: JsonObject = {};
   for (const name of propertyNames) if (name in source) pet[name] = source[name] as JsonValue;
-  return { ok: true, pet: pet as unknown as NewPet };
+  return pet;
 }
