@@ -8,7 +8,7 @@ import { operations as specOperations, type OperationDescriptor } from '../spec/
 import { CHECK_BUILDERS } from './checks/index.js';
 import { createResponseJudge } from './checks/responses.js';
 import { listOperation } from './checks/shared.js';
-import { createClient, joinUrl, TargetUnreachableError, TransportError, type WireRequest, type WireResponse } from './client.js';
+import { type Client, createClient, joinUrl, TargetUnreachableError, TransportError, type WireRequest, type WireResponse } from './client.js';
 import { Knowledge } from './knowledge.js';
 import { runPool } from './pool.js';
 import { createCoverage } from './coverage.js';
@@ -65,36 +65,7 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   if (judge) client.observe(judge.observe);
 
   const advisories = new Map<string, Advisory>();
-  const ctx: CheckContext = {
-    client,
-    knowledge,
-    options,
-    operations,
-    async send(family, { auth, headers, ...rest }) {
-      const all: Record<string, string> = { accept: 'application/json' };
-      const credential = auth === undefined ? client.authorization : auth;
-      if (credential !== null) all['authorization'] = credential;
-      if (rest.body !== undefined) all['content-type'] = 'application/json';
-      Object.assign(all, headers);
-      const request = { ...rest, headers: all };
-      const response = await client.send(family, request);
-      return { request, response };
-    },
-    cover: coverage.cover,
-    unspecified(advisory, conforms) {
-      if (conforms) return;
-      if (options.strict) {
-        throw new Violation(
-          `${advisory.observed}; --strict requires this project's decision: ${advisory.referenceBehaviour} (the seed leaves it open: ${advisory.seed})`,
-          advisory.request ? { request: advisory.request, ...(advisory.response ? { response: advisory.response } : {}) } : undefined,
-        );
-      }
-      const key = `${advisory.decision} ${advisory.operationId}`;
-      if (!advisories.has(key)) advisories.set(key, advisory);
-    },
-    targetNow: () => knowledge.targetNow(),
-    timeLeft: () => Math.max(0, deadline - performance.now()),
-  };
+  const ctx = runContext({ client, knowledge, options, operations, cover: coverage.cover, advisories, deadline });
 
   try {
     await preflight(ctx);
@@ -143,6 +114,53 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   } finally {
     await client.close();
   }
+}
+
+/**
+ * The context every check of a run shares: requests with the valid key by
+ * default, advisories gathered once per decision and operation (a Violation
+ * under --strict), the target's clock and the time left.
+ */
+function runContext(run: {
+  client: Client;
+  knowledge: Knowledge;
+  options: RunOptions;
+  operations: readonly OperationDescriptor[];
+  cover: CheckContext['cover'];
+  advisories: Map<string, Advisory>;
+  deadline: number;
+}): CheckContext {
+  const { client, knowledge, options, advisories, deadline } = run;
+  return {
+    client,
+    knowledge,
+    options,
+    operations: run.operations,
+    async send(family, { auth, headers, ...rest }) {
+      const all: Record<string, string> = { accept: 'application/json' };
+      const credential = auth === undefined ? client.authorization : auth;
+      if (credential !== null) all['authorization'] = credential;
+      if (rest.body !== undefined) all['content-type'] = 'application/json';
+      Object.assign(all, headers);
+      const request = { ...rest, headers: all };
+      const response = await client.send(family, request);
+      return { request, response };
+    },
+    cover: run.cover,
+    unspecified(advisory, conforms) {
+      if (conforms) return;
+      if (options.strict) {
+        throw new Violation(
+          `${advisory.observed}; --strict requires this project's decision: ${advisory.referenceBehaviour} (the seed leaves it open: ${advisory.seed})`,
+          advisory.request ? { request: advisory.request, ...(advisory.response ? { response: advisory.response } : {}) } : undefined,
+        );
+      }
+      const key = `${advisory.decision} ${advisory.operationId}`;
+      if (!advisories.has(key)) advisories.set(key, advisory);
+    },
+    targetNow: () => knowledge.targetNow(),
+    timeLeft: () => Math.max(0, deadline - performance.now()),
+  };
 }
 
 /**
