@@ -111,25 +111,7 @@ export function createClient(options: ClientOptions): Client {
   let requests = 0;
   let writes = 0;
   let rateLimited = 0;
-  let inFlight = 0;
-  const waiting: (() => void)[] = [];
-  let nextSlot = 0;
-
-  async function acquire(): Promise<void> {
-    if (inFlight >= options.concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
-    inFlight++;
-    if (options.rate > 0) {
-      const now = performance.now();
-      const slot = Math.max(now, nextSlot);
-      nextSlot = slot + 1000 / options.rate;
-      if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
-    }
-  }
-
-  function release(): void {
-    inFlight--;
-    waiting.shift()?.();
-  }
+  const { acquire, release } = createGate(options.concurrency, options.rate);
 
   /**
    * The seed leaves rate limits open (§8), so a correct target may answer 429
@@ -159,7 +141,7 @@ export function createClient(options: ClientOptions): Client {
     try {
       let answer: RawAnswer;
       try {
-        answer = await roundTrip(request);
+        answer = await roundTrip(agent, origin.origin, basePath + request.path, request, options.maxResponseBytes);
       } catch (error) {
         if (error instanceof TooLarge) throw new TransportError(`the response body is larger than ${options.maxResponseBytes} bytes`, request);
         throw new TransportError(describeTransportError(error, options.timeoutMs), request);
@@ -181,52 +163,6 @@ export function createClient(options: ClientOptions): Client {
     }
   }
 
-  /**
-   * One request and its whole answer, through undici's dispatcher with plain
-   * callbacks: a body stream and its events per request would cost the suite
-   * more than the judging does. Reading stops as soon as the body passes
-   * maxResponseBytes (the rest is not read).
-   */
-  function roundTrip(request: WireRequest): Promise<RawAnswer> {
-    return new Promise((resolve, reject) => {
-      let status = 0;
-      let headers: Record<string, string> = {};
-      let chunks: Buffer[] = [];
-      let size = 0;
-      agent.dispatch(
-        {
-          origin: origin.origin,
-          path: basePath + request.path,
-          method: request.method,
-          headers: request.headers as Record<string, string | string[]>,
-          body: request.body ?? null,
-        },
-        {
-          // undici tells a handler of this form from its older one by this method.
-          onRequestStart() {},
-          onResponseStart(_controller, statusCode, fields) {
-            // Called again after a 1xx answer: only the final one counts.
-            status = statusCode;
-            headers = flattenHeaders(fields);
-            chunks = [];
-            size = 0;
-          },
-          onResponseData(controller, chunk) {
-            size += chunk.length;
-            if (size > options.maxResponseBytes) controller.abort(new TooLarge());
-            else chunks.push(chunk);
-          },
-          onResponseEnd() {
-            resolve({ status, headers, bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) });
-          },
-          onResponseError(_controller, error) {
-            reject(error);
-          },
-        },
-      );
-    });
-  }
-
   return {
     baseUrl: joinUrl(origin.href, ''),
     authorization: `Bearer ${options.apiKey}`,
@@ -236,6 +172,78 @@ export function createClient(options: ClientOptions): Client {
     stats: () => ({ requests, writes, rateLimited }),
     close: () => agent.close(),
   };
+}
+
+/**
+ * At most `concurrency` requests in flight, and (when `rate` is above 0) at
+ * most `rate` started per second: the rest wait their turn in order.
+ */
+function createGate(concurrency: number, rate: number): { acquire(): Promise<void>; release(): void } {
+  let inFlight = 0;
+  const waiting: (() => void)[] = [];
+  let nextSlot = 0;
+  return {
+    async acquire() {
+      if (inFlight >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
+      inFlight++;
+      if (rate > 0) {
+        const now = performance.now();
+        const slot = Math.max(now, nextSlot);
+        nextSlot = slot + 1000 / rate;
+        if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
+      }
+    },
+    release() {
+      inFlight--;
+      waiting.shift()?.();
+    },
+  };
+}
+
+/**
+ * One request and its whole answer, through undici's dispatcher with plain
+ * callbacks: a body stream and its events per request would cost the suite
+ * more than the judging does. Reading stops as soon as the body passes
+ * maxResponseBytes (the rest is not read).
+ */
+function roundTrip(agent: Agent, origin: string, path: string, request: WireRequest, maxResponseBytes: number): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    let status = 0;
+    let headers: Record<string, string> = {};
+    let chunks: Buffer[] = [];
+    let size = 0;
+    agent.dispatch(
+      {
+        origin,
+        path,
+        method: request.method,
+        headers: request.headers as Record<string, string | string[]>,
+        body: request.body ?? null,
+      },
+      {
+        // undici tells a handler of this form from its older one by this method.
+        onRequestStart() {},
+        onResponseStart(_controller, statusCode, fields) {
+          // Called again after a 1xx answer: only the final one counts.
+          status = statusCode;
+          headers = flattenHeaders(fields);
+          chunks = [];
+          size = 0;
+        },
+        onResponseData(controller, chunk) {
+          size += chunk.length;
+          if (size > maxResponseBytes) controller.abort(new TooLarge());
+          else chunks.push(chunk);
+        },
+        onResponseEnd() {
+          resolve({ status, headers, bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) });
+        },
+        onResponseError(_controller, error) {
+          reject(error);
+        },
+      },
+    );
+  });
 }
 
 const MAX_RATE_LIMIT_RETRIES = 10;
