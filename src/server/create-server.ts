@@ -85,27 +85,10 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
 
   // Set at shutdown: every answer from then on closes its connection.
   let closing = false;
-  const onRequest = options.onRequest;
-  /** Journals (interface requests only) and reports every answered request. */
-  const answered = (x: Exchange, status: number, code?: ErrorCode): void => {
-    const { req, toControl } = x;
-    if (!onRequest && (toControl || limits.journalSize === 0)) return;
-    const latencyMs = Math.round((performance.now() - x.arrived) * 100) / 100;
-    const record: JournalRecord = {
-      arrivedAt: clock.now() - latencyMs,
-      method: req.method ?? '',
-      path: req.url ?? '',
-      status,
-      latencyMs,
-      code,
-      fault: x.fault,
-    };
-    if (!toControl) journal.add(record);
-    if (onRequest) onRequest(journalEntry(record));
-  };
+  const journal = new Journal(limits.journalSize);
+  const answered = createRecorder(journal, clock, limits, options.onRequest);
   const onError = options.onError ?? ((error: unknown) => console.error('petstore: unexpected error:', error));
   const respond = createResponder(clock, { closing: () => closing, answered, failed: onError });
-  const journal = new Journal(limits.journalSize);
   const faults = new FaultTable(options.random);
   const authenticate = createAuthenticator(apiKeys);
   const handle = createRequestHandler({
@@ -143,42 +126,7 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     respond.sendError(x, 'bad_request', 'an HTTP/1.1 request must carry a Host header', CLOSE);
   };
 
-  const server = http.createServer(
-    {
-      requireHostHeader: false,
-      maxHeaderSize: limits.maxHeaderBytes,
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
-    },
-    serve,
-  );
-  server.maxConnections = limits.maxConnections;
-  // A client may close its sending side once its requests are out (RFC 9112
-  // §9.6) and still read the answers. Node's default ends the connection at
-  // once, which loses every answer not yet written: here, those the outbox
-  // holds to the end of the turn. With this, the connection ends after the
-  // last answer instead.
-  (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, clock, limits));
-  // RFC 9110 §10.1.1 lets a server ignore an expectation it does not know;
-  // Node would answer 417 with no Error body, so the request is served as usual.
-  server.on('checkExpectation', serve);
-  // Node destroys a CONNECT request's socket unanswered unless someone listens
-  // for 'connect'. This is no proxy: CONNECT goes through the pipeline like any
-  // other method (401, 404 or 405 with an Error body), then the connection closes.
-  server.on('connect', (req: http.IncomingMessage, socket: Socket) => {
-    socket.on('error', () => socket.destroy()); // Node has removed its own handler
-    const res = new http.ServerResponse(req);
-    res.shouldKeepAlive = false;
-    res.assignSocket(socket);
-    res.once('finish', () => {
-      res.detachSocket(socket);
-      endAndLinger(socket);
-    });
-    serve(req, res);
-  });
+  const server = createListener(serve, clock, limits);
 
   return {
     http: server,
@@ -216,6 +164,71 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
         server.closeIdleConnections();
       });
     },
+  };
+}
+
+/**
+ * The node:http server the pipeline listens through: the limits of D11, and
+ * the answers Node would otherwise give on its own (or not give) brought back
+ * to the pipeline or to answerClientError.
+ */
+function createListener(serve: (req: http.IncomingMessage, res: http.ServerResponse) => void, clock: Clock, limits: Limits): http.Server {
+  const server = http.createServer(
+    {
+      requireHostHeader: false,
+      maxHeaderSize: limits.maxHeaderBytes,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+    },
+    serve,
+  );
+  server.maxConnections = limits.maxConnections;
+  // A client may close its sending side once its requests are out (RFC 9112
+  // §9.6) and still read the answers. Node's default ends the connection at
+  // once, which loses every answer not yet written: here, those the outbox
+  // holds to the end of the turn. With this, the connection ends after the
+  // last answer instead.
+  (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, clock, limits));
+  // RFC 9110 §10.1.1 lets a server ignore an expectation it does not know;
+  // Node would answer 417 with no Error body, so the request is served as usual.
+  server.on('checkExpectation', serve);
+  // Node destroys a CONNECT request's socket unanswered unless someone listens
+  // for 'connect'. This is no proxy: CONNECT goes through the pipeline like any
+  // other method (401, 404 or 405 with an Error body), then the connection closes.
+  server.on('connect', (req: http.IncomingMessage, socket: Socket) => {
+    socket.on('error', () => socket.destroy()); // Node has removed its own handler
+    const res = new http.ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    res.once('finish', () => {
+      res.detachSocket(socket);
+      endAndLinger(socket);
+    });
+    serve(req, res);
+  });
+  return server;
+}
+
+/** Journals (interface requests only) and reports every answered request. */
+function createRecorder(journal: Journal, clock: Clock, limits: Limits, onRequest: ServerOptions['onRequest']) {
+  return (x: Exchange, status: number, code?: ErrorCode): void => {
+    const { req, toControl } = x;
+    if (!onRequest && (toControl || limits.journalSize === 0)) return;
+    const latencyMs = Math.round((performance.now() - x.arrived) * 100) / 100;
+    const record: JournalRecord = {
+      arrivedAt: clock.now() - latencyMs,
+      method: req.method ?? '',
+      path: req.url ?? '',
+      status,
+      latencyMs,
+      code,
+      fault: x.fault,
+    };
+    if (!toControl) journal.add(record);
+    if (onRequest) onRequest(journalEntry(record));
   };
 }
 
