@@ -16,125 +16,133 @@ const SECTION = '§4.2 Add an animal';
 export function validationChecks(ctx: CheckContext): Check[] {
   const op = createOperation(ctx);
   if (!op) return [];
-  const bodySchema = op.requestBody!.schema;
-  const sentFields = Object.keys((bodySchema['properties'] ?? {}) as object);
   const longName = unboundedMarkedProperty(op);
+  return [validBodyCheck(op), invalidBodyCheck(op), openBodyCheck(op), ...(longName ? [longNameCheck(op, longName)] : [])];
+}
 
-  return [
-    propertyCheck({
-      id: `validation.${op.operationId}.valid-body`,
-      family: 'validation',
-      operationId: op.operationId,
-      title: `${op.operationId} answers 201 with the created Pet for every valid NewPet`,
-      requirement: 'Success: 201, body is the created Pet, including the service-assigned id (§4.2).',
-      seedSection: SECTION,
-      writes: true,
-      arbitrary: (c) => validBody(op, c.options.namePrefix),
-      async predicate(c, body) {
-        c.cover(op.operationId, 'body', body.label);
-        const { pet, sent } = await createPet(c, 'validation', body);
-        const value = body.value as Record<string, unknown>;
-        for (const field of sentFields) {
-          const given = value[field];
-          if (given === undefined) {
-            if (pet[field] !== undefined) {
-              c.unspecified(
-                {
-                  decision: `default-${field}`,
-                  family: 'validation',
-                  operationId: op.operationId,
-                  seed: `§2 NewPet: "${field}" ... "No default is stated"`,
-                  observed: `a pet created without ${field} came back with ${field} ${describeValue(pet[field])}`,
-                  referenceBehaviour: `a pet created without ${field} has no ${field}`,
-                  ...sent,
-                },
-                false,
-              );
-            }
-            continue;
+/** Every valid NewPet is created (201) and the created Pet echoes what was sent. */
+function validBodyCheck(op: OperationDescriptor): Check {
+  const sentFields = Object.keys((op.requestBody!.schema['properties'] ?? {}) as object);
+  return propertyCheck({
+    id: `validation.${op.operationId}.valid-body`,
+    family: 'validation',
+    operationId: op.operationId,
+    title: `${op.operationId} answers 201 with the created Pet for every valid NewPet`,
+    requirement: 'Success: 201, body is the created Pet, including the service-assigned id (§4.2).',
+    seedSection: SECTION,
+    writes: true,
+    arbitrary: (c) => validBody(op, c.options.namePrefix),
+    async predicate(c, body) {
+      c.cover(op.operationId, 'body', body.label);
+      const { pet, sent } = await createPet(c, 'validation', body);
+      const value = body.value as Record<string, unknown>;
+      for (const field of sentFields) {
+        const given = value[field];
+        if (given === undefined) {
+          if (pet[field] !== undefined) {
+            c.unspecified(
+              {
+                decision: `default-${field}`,
+                family: 'validation',
+                operationId: op.operationId,
+                seed: `§2 NewPet: "${field}" ... "No default is stated"`,
+                observed: `a pet created without ${field} came back with ${field} ${describeValue(pet[field])}`,
+                referenceBehaviour: `a pet created without ${field} has no ${field}`,
+                ...sent,
+              },
+              false,
+            );
           }
-          if (describeValue(pet[field]) !== describeValue(given as never)) {
-            throw new Violation(`the created Pet's ${field} is ${describeValue(pet[field])}, but ${describeValue(given as never)} was sent`, sent);
-          }
+          continue;
         }
-      },
-    }),
-    propertyCheck({
-      id: `validation.${op.operationId}.invalid-body`,
-      family: 'validation',
-      operationId: op.operationId,
-      title: `${op.operationId} answers 400 with an Error body to every invalid body`,
-      requirement: '400 with an Error body: the body lacks required fields or holds invalid values (§4.2, §7).',
-      seedSection: SECTION,
-      writes: true,
-      arbitrary: (c) => invalidBody(op, c.options.namePrefix),
-      examples: (c) => invalidBodyExamples(op, c.options.namePrefix, c.options.seed),
-      async predicate(c, body) {
-        c.cover(op.operationId, 'body', body.label);
-        const sent = await c.send('validation', { method: op.method, path: op.path, body: body.text, operationId: op.operationId });
-        if (sent.response.status === 201 && isObject(sent.response.json)) c.knowledge.record(sent.response.json);
-        expectStatus(sent, [400], `an invalid body (${body.label})`);
-        expectErrorBody(sent);
-      },
-    }),
-    exampleCheck({
-      id: `validation.${op.operationId}.unspecified`,
-      family: 'validation',
-      operationId: op.operationId,
-      title: `${op.operationId}: what the seed leaves open about bodies (advisory)`,
-      requirement: 'No 5xx for anything a client sends (§7); the rest is advisory.',
-      seedSection: SECTION,
-      writes: true,
-      async scenario(c) {
-        const sample = sampleValidBody(op, c.options.namePrefix, c.options.seed);
-        const advisory = { family: 'validation', operationId: op.operationId } as const;
+        if (describeValue(pet[field]) !== describeValue(given as never)) {
+          throw new Violation(`the created Pet's ${field} is ${describeValue(pet[field])}, but ${describeValue(given as never)} was sent`, sent);
+        }
+      }
+    },
+  });
+}
 
-        // A body in another media type: 415 for the reference server; 400 is as reasonable.
-        const wrongType = await c.send('validation', {
-          method: op.method,
-          path: op.path,
-          body: sample.text,
-          headers: { 'content-type': 'text/plain' },
-          operationId: op.operationId,
-        });
-        if (wrongType.response.status === 201 && isObject(wrongType.response.json)) c.knowledge.record(wrongType.response.json);
-        expectStatus(wrongType, [201, 400, 415], 'a valid body sent as text/plain');
-        if (wrongType.response.status !== 201) expectErrorBody(wrongType);
-        c.unspecified(
-          {
-            ...advisory,
-            decision: 'media-type',
-            seed: '§4 "All bodies are `application/json`" (the answer to another media type is not shown)',
-            observed: `a body sent as text/plain was answered ${wrongType.response.status}`,
-            referenceBehaviour: '415 unsupported_media_type',
-            ...wrongType,
-          },
-          wrongType.response.status === 415,
-        );
+/** Every class of invalid body is refused with 400 and an Error body. */
+function invalidBodyCheck(op: OperationDescriptor): Check {
+  return propertyCheck({
+    id: `validation.${op.operationId}.invalid-body`,
+    family: 'validation',
+    operationId: op.operationId,
+    title: `${op.operationId} answers 400 with an Error body to every invalid body`,
+    requirement: '400 with an Error body: the body lacks required fields or holds invalid values (§4.2, §7).',
+    seedSection: SECTION,
+    writes: true,
+    arbitrary: (c) => invalidBody(op, c.options.namePrefix),
+    examples: (c) => invalidBodyExamples(op, c.options.namePrefix, c.options.seed),
+    async predicate(c, body) {
+      c.cover(op.operationId, 'body', body.label);
+      const sent = await c.send('validation', { method: op.method, path: op.path, body: body.text, operationId: op.operationId });
+      if (sent.response.status === 201 && isObject(sent.response.json)) c.knowledge.record(sent.response.json);
+      expectStatus(sent, [400], `an invalid body (${body.label})`);
+      expectErrorBody(sent);
+    },
+  });
+}
 
-        // Unknown properties: the reference server ignores them (neither stored nor echoed).
-        const text = stringifyJson({ ...(sample.value as JsonObject), conformExtraProperty: 'x' });
-        const extra = await c.send('validation', { method: op.method, path: op.path, body: text, operationId: op.operationId });
-        expectStatus(extra, [201, 400], 'a valid body with one unknown property');
-        const created = extra.response.json;
-        if (extra.response.status === 201 && isObject(created)) c.knowledge.record(created);
-        else expectErrorBody(extra);
-        const ignored = extra.response.status === 201 && isObject(created) && created['conformExtraProperty'] === undefined;
-        c.unspecified(
-          {
-            ...advisory,
-            decision: 'unknown-properties',
-            seed: '§2 NewPet lists its fields; other properties are not discussed',
-            observed: ignored ? 'ignored' : extra.response.status === 201 ? 'the unknown property was echoed' : `refused with ${extra.response.status}`,
-            referenceBehaviour: 'unknown properties are ignored: 201, not stored, not echoed',
-            ...extra,
-          },
-          ignored,
-        );
-      },
-    }),
-    ...(longName ? [longNameCheck(op, longName)] : []),
-  ];
+/** What the seed leaves open about bodies, each an advisory. */
+function openBodyCheck(op: OperationDescriptor): Check {
+  return exampleCheck({
+    id: `validation.${op.operationId}.unspecified`,
+    family: 'validation',
+    operationId: op.operationId,
+    title: `${op.operationId}: what the seed leaves open about bodies (advisory)`,
+    requirement: 'No 5xx for anything a client sends (§7); the rest is advisory.',
+    seedSection: SECTION,
+    writes: true,
+    async scenario(c) {
+      const sample = sampleValidBody(op, c.options.namePrefix, c.options.seed);
+      const advisory = { family: 'validation', operationId: op.operationId } as const;
+
+      // A body in another media type: 415 for the reference server; 400 is as reasonable.
+      const wrongType = await c.send('validation', {
+        method: op.method,
+        path: op.path,
+        body: sample.text,
+        headers: { 'content-type': 'text/plain' },
+        operationId: op.operationId,
+      });
+      if (wrongType.response.status === 201 && isObject(wrongType.response.json)) c.knowledge.record(wrongType.response.json);
+      expectStatus(wrongType, [201, 400, 415], 'a valid body sent as text/plain');
+      if (wrongType.response.status !== 201) expectErrorBody(wrongType);
+      c.unspecified(
+        {
+          ...advisory,
+          decision: 'media-type',
+          seed: '§4 "All bodies are `application/json`" (the answer to another media type is not shown)',
+          observed: `a body sent as text/plain was answered ${wrongType.response.status}`,
+          referenceBehaviour: '415 unsupported_media_type',
+          ...wrongType,
+        },
+        wrongType.response.status === 415,
+      );
+
+      // Unknown properties: the reference server ignores them (neither stored nor echoed).
+      const text = stringifyJson({ ...(sample.value as JsonObject), conformExtraProperty: 'x' });
+      const extra = await c.send('validation', { method: op.method, path: op.path, body: text, operationId: op.operationId });
+      expectStatus(extra, [201, 400], 'a valid body with one unknown property');
+      const created = extra.response.json;
+      if (extra.response.status === 201 && isObject(created)) c.knowledge.record(created);
+      else expectErrorBody(extra);
+      const ignored = extra.response.status === 201 && isObject(created) && created['conformExtraProperty'] === undefined;
+      c.unspecified(
+        {
+          ...advisory,
+          decision: 'unknown-properties',
+          seed: '§2 NewPet lists its fields; other properties are not discussed',
+          observed: ignored ? 'ignored' : extra.response.status === 201 ? 'the unknown property was echoed' : `refused with ${extra.response.status}`,
+          referenceBehaviour: 'unknown properties are ignored: 201, not stored, not echoed',
+          ...extra,
+        },
+        ignored,
+      );
+    },
+  });
 }
 
 /**
