@@ -294,6 +294,26 @@ t.test('--reporter tap is valid TAP 14: the plan counts the test points, a faile
   }
 });
 
+/** Every field of a ConformanceResult, sorted: the JSON report carries them all. */
+const RESULT_FIELDS = [
+  'advisories',
+  'checks',
+  'counts',
+  'coverage',
+  'durationMs',
+  'exercised',
+  'failures',
+  'ok',
+  'requests',
+  'seed',
+  'startedAt',
+  'strict',
+  'target',
+  'targetDate',
+  'validatorLoadMs',
+  'writes',
+];
+
 // ── JSON ───────────────────────────────────────────────────────────────
 
 t.test('--reporter json prints the ConformanceResult: every field, integers as strings, the key redacted', async (t) => {
@@ -301,24 +321,7 @@ t.test('--reporter json prints the ConformanceResult: every field, integers as s
   t.teardown(() => target.close());
   const { code, result, stdout } = await conformJson(target.url, KEY, ['--runs', '20']);
   t.equal(code, 1);
-  t.strictSame(Object.keys(result).sort(), [
-    'advisories',
-    'checks',
-    'counts',
-    'coverage',
-    'durationMs',
-    'exercised',
-    'failures',
-    'ok',
-    'requests',
-    'seed',
-    'startedAt',
-    'strict',
-    'target',
-    'targetDate',
-    'validatorLoadMs',
-    'writes',
-  ]);
+  t.strictSame(Object.keys(result).sort(), RESULT_FIELDS);
   t.equal(result.ok, false);
   t.equal(result.target, target.url);
   t.equal(result.seed, 1);
@@ -421,28 +424,7 @@ t.test("a one-character key is removed from the data of every report, never from
   const json = await runCli([...args, '--reporter', 'json']);
   t.equal(json.code, 1);
   const result = JSON.parse(json.stdout) as ConformanceResult;
-  t.strictSame(
-    Object.keys(result).sort(),
-    [
-      'advisories',
-      'checks',
-      'counts',
-      'coverage',
-      'durationMs',
-      'exercised',
-      'failures',
-      'ok',
-      'requests',
-      'seed',
-      'startedAt',
-      'strict',
-      'target',
-      'targetDate',
-      'validatorLoadMs',
-      'writes',
-    ],
-    'field names intact',
-  );
+  t.strictSame(Object.keys(result).sort(), RESULT_FIELDS, 'field names intact');
   // The same run with a long key is the baseline: the suite's own words must read the same.
   const baselineTarget = await startVariant('error-status-mismatch', { apiKey: KEY });
   t.teardown(() => baselineTarget.close());
