@@ -104,8 +104,22 @@ export function compileSchema(schema: Schema): Validator {
       throw new Error(`compileSchema: the keyword "${key}" is not supported`);
     }
   }
-  const checks: Validator[] = [];
+  // In the order an issue is reported: what the value is, then its bounds, then what it holds.
+  const checks = [...valueChecks(schema), ...numberChecks(schema), ...stringChecks(schema), ...objectChecks(schema), ...arrayChecks(schema)];
 
+  return (value, path = '') => {
+    if (value === undefined) return { path, message: `${label(path)} is required` };
+    for (const check of checks) {
+      const issue = check(value, path);
+      if (issue) return issue;
+    }
+    return undefined;
+  };
+}
+
+/** type, enum, const and an integer format's range. */
+function valueChecks(schema: Schema): Validator[] {
+  const checks: Validator[] = [];
   const type = schema['type'];
   if (type !== undefined) {
     const types = (Array.isArray(type) ? type : [type]) as string[];
@@ -138,7 +152,12 @@ export function compileSchema(schema: Schema): Validator {
         : undefined,
     );
   }
+  return checks;
+}
 
+/** minimum, maximum and their exclusive forms, on numbers and bigints alike. */
+function numberChecks(schema: Schema): Validator[] {
+  const checks: Validator[] = [];
   for (const [keyword, fails, words] of [
     ['minimum', (v: number | bigint, b: number) => v < b, 'at least'],
     ['maximum', (v: number | bigint, b: number) => v > b, 'at most'],
@@ -153,7 +172,12 @@ export function compileSchema(schema: Schema): Validator {
         : undefined,
     );
   }
+  return checks;
+}
 
+/** minLength, maxLength (in code points) and pattern. */
+function stringChecks(schema: Schema): Validator[] {
+  const checks: Validator[] = [];
   const minLength = schema['minLength'];
   const maxLength = schema['maxLength'];
   if (typeof minLength === 'number' || typeof maxLength === 'number') {
@@ -174,7 +198,12 @@ export function compileSchema(schema: Schema): Validator {
       typeof value === 'string' && !regex.test(value) ? { path, message: `${label(path)} must match ${pattern}` } : undefined,
     );
   }
+  return checks;
+}
 
+/** required, properties and additionalProperties. */
+function objectChecks(schema: Schema): Validator[] {
+  const checks: Validator[] = [];
   const required = (schema['required'] ?? []) as readonly string[];
   const properties = Object.entries((schema['properties'] ?? {}) as Record<string, Schema>).map(([name, sub]) => [name, compileSchema(sub)] as const);
   const additional = schema['additionalProperties'];
@@ -204,7 +233,12 @@ export function compileSchema(schema: Schema): Validator {
       return undefined;
     });
   }
+  return checks;
+}
 
+/** items, minItems and maxItems. */
+function arrayChecks(schema: Schema): Validator[] {
+  const checks: Validator[] = [];
   const items = schema['items'];
   const itemCheck = items && typeof items === 'object' ? compileSchema(items as Schema) : undefined;
   const minItems = schema['minItems'];
@@ -223,13 +257,5 @@ export function compileSchema(schema: Schema): Validator {
       return undefined;
     });
   }
-
-  return (value, path = '') => {
-    if (value === undefined) return { path, message: `${label(path)} is required` };
-    for (const check of checks) {
-      const issue = check(value, path);
-      if (issue) return issue;
-    }
-    return undefined;
-  };
+  return checks;
 }
