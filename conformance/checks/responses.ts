@@ -28,30 +28,6 @@ export function createResponseJudge(operations: readonly OperationDescriptor[], 
 
   const judging: Promise<void>[] = [];
 
-  function problemsOf(op: OperationDescriptor, exchange: Exchange): string[] {
-    const { response } = exchange;
-    const out: string[] = [];
-    if (response.status >= 500) out.push(`a ${response.status} server error: a conforming service never fails on client input`);
-    const declared = op.responses.find((r) => r.status === response.status);
-    if (response.status >= 300 && response.status < 400) {
-      out.push(
-        `a ${response.status} redirect${response.headers['location'] ? ` to ${response.headers['location']}` : ''}: the spec declares none, and the suite never follows one (the API key would travel with it)`,
-      );
-    } else if (!declared && response.status < 400) {
-      out.push(`status ${response.status} is not one the spec declares for ${op.operationId} (${op.responses.map((r) => r.status).join(', ')})`);
-    }
-    const hasBody = response.text.length > 0;
-    const type = response.headers['content-type'];
-    if (hasBody && (!type || type.split(';')[0]!.trim().toLowerCase() !== 'application/json')) {
-      out.push(`Content-Type is ${type ?? '(absent)'}, not application/json`);
-    }
-    if (response.status >= 400 && response.status < 600) {
-      const problem = errorBodyProblem(response);
-      if (problem) out.push(`the ${response.status} answer has no valid Error body: ${problem}`);
-    }
-    return out;
-  }
-
   function record(op: OperationDescriptor, exchange: Exchange, message: string): void {
     // Group by operation, status and the problem's wording without its numbers.
     const key = `${op.operationId} ${exchange.response.status} ${message.replace(/-?\d+/g, 'N')}`;
@@ -119,4 +95,29 @@ export function createResponseJudge(operations: readonly OperationDescriptor[], 
       });
     },
   };
+}
+
+/** What is wrong with one answer by itself: a 5xx, a redirect, an undeclared success, the media type, the Error body. */
+function problemsOf(op: OperationDescriptor, exchange: Exchange): string[] {
+  const { response } = exchange;
+  const out: string[] = [];
+  if (response.status >= 500) out.push(`a ${response.status} server error: a conforming service never fails on client input`);
+  const declared = op.responses.find((r) => r.status === response.status);
+  if (response.status >= 300 && response.status < 400) {
+    out.push(
+      `a ${response.status} redirect${response.headers['location'] ? ` to ${response.headers['location']}` : ''}: the spec declares none, and the suite never follows one (the API key would travel with it)`,
+    );
+  } else if (!declared && response.status < 400) {
+    out.push(`status ${response.status} is not one the spec declares for ${op.operationId} (${op.responses.map((r) => r.status).join(', ')})`);
+  }
+  const hasBody = response.text.length > 0;
+  const type = response.headers['content-type'];
+  if (hasBody && (!type || type.split(';')[0]!.trim().toLowerCase() !== 'application/json')) {
+    out.push(`Content-Type is ${type ?? '(absent)'}, not application/json`);
+  }
+  if (response.status >= 400 && response.status < 600) {
+    const problem = errorBodyProblem(response);
+    if (problem) out.push(`the ${response.status} answer has no valid Error body: ${problem}`);
+  }
+  return out;
 }

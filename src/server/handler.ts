@@ -51,31 +51,9 @@ export function createRequestHandler(deps: HandlerDeps): RequestHandler {
   const { operations, basePath, clock, limits, respond, authenticate } = deps;
   const routes = buildRoutes(operations);
 
-  // Everything that depends only on the operation is computed here, once.
-  const prepared = new Map<OperationDescriptor, Prepared>();
-  for (const operation of operations) {
-    const handler = deps.handlers[operation.operationId];
-    if (!handler) throw new Error(`no handler for operation ${operation.operationId} of the spec`);
-    const headers = deprecationHeaders(operation, operations, basePath, GET_PET_DEPRECATED_SINCE);
-    prepared.set(operation, {
-      operation,
-      handler,
-      readParams: compileParamsReader(operation),
-      headers,
-      corsHeaders: headers ? [...corsHeaders, ...headers] : corsHeaders,
-      sunset: operation.sunset?.getTime(),
-    });
-  }
+  const prepared = prepareOperations(operations, deps.handlers, basePath);
   const prefix = `${basePath}/`;
-  // The two 401 answers never vary: built once, not per refused request.
-  const refusal = (outcome: 'missing' | 'invalid', message: string) => ({
-    body: Buffer.from(errorJson('unauthorized', message)),
-    headers: ['www-authenticate', challenge(outcome)],
-  });
-  const refusals = {
-    missing: refusal('missing', 'an API key is required: send Authorization: Bearer <API_KEY>'),
-    invalid: refusal('invalid', 'the API key is not accepted'),
-  };
+  const refusals = REFUSALS;
 
   /** The accepted request, from the sunset on: parameters, then the operation. */
   function operate(x: Exchange, p: Prepared, match: Found, query: string | undefined): void {
@@ -155,3 +133,36 @@ export function createRequestHandler(deps: HandlerDeps): RequestHandler {
     }
   };
 }
+
+/** Everything that depends only on the operation, computed once at start-up. */
+function prepareOperations(
+  operations: readonly OperationDescriptor[],
+  handlers: HandlerDeps['handlers'],
+  basePath: string,
+): Map<OperationDescriptor, Prepared> {
+  const prepared = new Map<OperationDescriptor, Prepared>();
+  for (const operation of operations) {
+    const handler = handlers[operation.operationId];
+    if (!handler) throw new Error(`no handler for operation ${operation.operationId} of the spec`);
+    const headers = deprecationHeaders(operation, operations, basePath, GET_PET_DEPRECATED_SINCE);
+    prepared.set(operation, {
+      operation,
+      handler,
+      readParams: compileParamsReader(operation),
+      headers,
+      corsHeaders: headers ? [...corsHeaders, ...headers] : corsHeaders,
+      sunset: operation.sunset?.getTime(),
+    });
+  }
+  return prepared;
+}
+
+/** The two 401 answers never vary: built once, not per refused request. */
+const refusal = (outcome: 'missing' | 'invalid', message: string) => ({
+  body: Buffer.from(errorJson('unauthorized', message)),
+  headers: ['www-authenticate', challenge(outcome)],
+});
+const REFUSALS = {
+  missing: refusal('missing', 'an API key is required: send Authorization: Bearer <API_KEY>'),
+  invalid: refusal('invalid', 'the API key is not accepted'),
+};
