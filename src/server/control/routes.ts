@@ -49,13 +49,13 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
   const bodyRules = { maxBytes: limits.maxControlBodyBytes, parse: { maxDepth: 8, maxMembers: 1_000_000 }, expected: 'JSON' };
 
   /** Hands the body to `then` once it is JSON that `validate` accepts; else the problem is answered. */
-  function body(x: Exchange, validate: ReturnType<typeof compileSchema>, then: (value: JsonValue) => void): void {
+  const body: BodyReader = (x, validate, then) => {
     readJsonBody(x, respond, bodyRules, (value) => {
       const issue = validate(value);
       if (issue) return respond.sendError(x, 'invalid_body', issue.message.replace('the value', 'the body'));
       then(value);
     });
-  }
+  };
 
   const specJson = JSON.stringify(controlOpenapi);
   // Handlers by the control spec's operationIds; routing, CORS, authentication,
@@ -107,6 +107,26 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
         }
         respond.send(x, 200, summary());
       }),
+    ...faultHandlers(deps, body),
+    ...journalHandlers(deps),
+  };
+  return createRequestHandler({
+    operations: controlOperations,
+    handlers,
+    authenticate: deps.authenticate,
+    basePath: CONTROL_PREFIX,
+    clock,
+    limits,
+    respond,
+  });
+}
+
+type BodyReader = (x: Exchange, validate: ReturnType<typeof compileSchema>, then: (value: JsonValue) => void) => void;
+
+/** The faults of the control API: list, set and clear, per operation of the interface. */
+function faultHandlers(deps: ControlDeps, body: BodyReader): Record<string, OperationHandler> {
+  const { faults, respond } = deps;
+  return {
     listFaults: (x) => respond.send(x, 200, JSON.stringify(faults.entries())),
     clearFaults: (x) => {
       faults.clear();
@@ -136,6 +156,13 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
       if (!faults.delete(operationId)) return respond.sendError(x, 'route_not_found', `no fault on ${operationId}`);
       respond.send(x, 204, undefined);
     },
+  };
+}
+
+/** The journal of the control API: read (the latest first) and clear. */
+function journalHandlers(deps: ControlDeps): Record<string, OperationHandler> {
+  const { journal, respond } = deps;
+  return {
     readJournal: (x, params) => {
       // Without a limit, every entry (none with --journal-size 0, which is no reason for a 400).
       const limit = params['limit'] === undefined ? undefined : Number(params['limit']);
@@ -146,13 +173,4 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
       respond.send(x, 204, undefined);
     },
   };
-  return createRequestHandler({
-    operations: controlOperations,
-    handlers,
-    authenticate: deps.authenticate,
-    basePath: CONTROL_PREFIX,
-    clock,
-    limits,
-    respond,
-  });
 }
