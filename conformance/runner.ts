@@ -5,6 +5,7 @@
  * are sequential so that its shrinking is deterministic for a given seed.
  */
 import { operations as specOperations, type OperationDescriptor } from '../spec/operations.js';
+import { errorBodyProblem } from './check.js';
 import { CHECK_BUILDERS } from './checks/index.js';
 import { createResponseJudge } from './checks/responses.js';
 import { listOperation } from './checks/shared.js';
@@ -185,7 +186,9 @@ async function preflight(ctx: CheckContext): Promise<void> {
     if (response.status === 401 || response.status === 403) {
       throw new TargetUnreachableError(`the target refuses the API key (${response.status} on ${list.method} ${list.path}); check --api-key`);
     }
-    const seen = notThisInterface(response);
+    // The interface may be there with a broken list: a 401 with an Error body to no key says it is, and the checks judge the rest.
+    const problem = notThisInterface(response);
+    const seen = problem !== undefined && !(await refusesWithoutKey(ctx, list)) ? problem : undefined;
     if (seen)
       throw new TargetUnreachableError(
         `${ctx.options.baseUrl} does not serve this interface: ${list.method} ${joinUrl(ctx.options.baseUrl, list.path)} answered ${seen}${await likelyFix(ctx, list.path)}`,
@@ -196,6 +199,12 @@ async function preflight(ctx: CheckContext): Promise<void> {
     }
     throw error;
   }
+}
+
+/** Whether the list, asked without a key, is refused with 401 and an Error body: the interface's own answer. */
+async function refusesWithoutKey(ctx: CheckContext, list: OperationDescriptor): Promise<boolean> {
+  const { response } = await ctx.send('responses', { method: list.method, path: list.path, operationId: list.operationId, auth: null });
+  return response.status === 401 && errorBodyProblem(response) === undefined;
 }
 
 /** What in an answer shows there is no such interface here (no route, a web page, not JSON), or undefined. */

@@ -186,3 +186,19 @@ t.test('the coverage map lists each operation, its statuses, the declared ones n
   const plain = await runCli(['conform', '--base-url', server.url, '--api-key', KEY, '--read-only', '--runs', '10', '--quiet']);
   t.notMatch(plain.stdout, /^coverage/m, 'a passing run shows it only when asked');
 });
+
+t.test('an interface whose list is broken but whose auth answers is judged by the checks (exit 1), not turned away', async (t) => {
+  // The list answers a page of text to the key; without a key, the interface's own 401 Error.
+  const target = createServer((req, res) => {
+    const error = JSON.stringify({ code: 'unauthorized', message: 'no key', status: 401 });
+    if (req.headers.authorization !== `Bearer ${KEY}`) return void res.writeHead(401, { 'content-type': 'application/json' }).end(error);
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
+  });
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise((resolve) => target.close(resolve)));
+  const url = `http://127.0.0.1:${(target.address() as { port: number }).port}/v1`;
+  const run = await runCli(['conform', '--base-url', url, '--api-key', KEY, '--seed', '1', '--runs', '5', '--quiet']);
+  t.equal(run.code, 1, `exit 1, the checks fail it${run.stderr ? ` (stderr: ${run.stderr})` : ''}`);
+  t.equal(run.stderr, '', 'no usage error');
+  t.match(run.stdout, /^FAIL: /m);
+});
