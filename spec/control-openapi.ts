@@ -44,7 +44,7 @@ export const controlOpenapi = {
       post: {
         operationId: 'reset',
         summary:
-          'Back to the seed: pets created since start are forgotten, ids start again after the seed; faults and journal are cleared (the clock is not: see PUT /clock)',
+          'Back to the seed: pets created since start are forgotten, ids go on after the seed (sequential modes); faults and journal are cleared (the clock is not: see PUT /clock)',
         responses: {
           '200': { description: 'The state after the reset', content: json({ $ref: '#/components/schemas/Summary' }) },
           '401': error('Missing or invalid API key'),
@@ -157,8 +157,18 @@ export const controlOpenapi = {
       },
       Loaded: {
         type: 'object',
-        required: ['created', 'pets'],
-        properties: { created: { type: 'integer' }, firstId: { type: 'integer' }, lastId: { type: 'integer' }, pets: { type: 'integer' } },
+        required: ['created', 'pets', 'ids'],
+        properties: {
+          created: { type: 'integer' },
+          firstId: { type: 'integer', format: 'int64' },
+          lastId: { type: 'integer', format: 'int64' },
+          pets: { type: 'integer' },
+          ids: {
+            type: 'array',
+            items: { type: 'integer', format: 'int64' },
+            description: 'The ids of the created pets, in order (with --ids random they are no range)',
+          },
+        },
       },
       State: {
         type: 'object',

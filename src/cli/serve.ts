@@ -5,7 +5,7 @@ import { Command, Option } from '@commander-js/extra-typings';
 import { createServer, type PetstoreServer } from '../server/index.js';
 import { DEFAULT_BASE_PATH, DEFAULT_HOST, DEFAULT_PORT, DEVELOPMENT_API_KEY, defaultLimits } from '../server/decisions.js';
 import { createNoticeWriter, createRequestLogger } from '../server/log.js';
-import { persistPeriodically, readSeedText, readStateFile, SeedError, seedPets } from '../store/index.js';
+import { ID_MODES, persistPeriodically, readSeedText, readStateFile, SeedError, seedPets } from '../store/index.js';
 import { resolveApiKeys } from './api-keys.js';
 import { UsageError, type CliIo } from './io.js';
 import { collect, parseInstant, parseInteger, parsePort } from './options.js';
@@ -20,6 +20,11 @@ export function serveCommand(io: CliIo) {
     .option('--base-path <path>', 'path prefix of the interface', DEFAULT_BASE_PATH)
     .option('--seed <file>', 'JSON array of NewPet objects to start with, e.g. fixtures/pets.json')
     .option('--now <instant>', "the server clock's start (ISO 8601), e.g. 2031-01-01T00:00:00Z to see the world after getPet's sunset", parseInstant)
+    .addOption(
+      new Option('--ids <mode>', 'how ids are assigned: sequential (1, 2, 3…), large (from 9007199254740993: beyond JSON.parse) or random (any positive int64)')
+        .choices(ID_MODES)
+        .default('sequential' as const),
+    )
     .option('--max-pets <n>', 'most pets held; creation beyond answers 507', parseInteger(0, 100_000_000), defaultLimits.maxPets)
     .option(
       '--state <file>',
@@ -50,6 +55,7 @@ export function serveCommand(io: CliIo) {
           apiKeys,
           basePath: options.basePath,
           seed,
+          ids: options.ids,
           ...(options.now ? { now: options.now } : {}),
           limits: { maxPets: options.maxPets, journalSize: options.journalSize },
           control: options.control,
@@ -78,7 +84,7 @@ export function serveCommand(io: CliIo) {
       notice(
         [
           `petstore: serving the Pet Store Service Interface v1.0.0 at ${url}`,
-          `  pets: ${server.store.size}${fromState ? ` from ${options.state}` : options.seed ? ` from ${options.seed}` : ''}${options.state ? `; kept in ${options.state}` : ''}; clock: ${new Date(server.clock.now()).toISOString()}`,
+          `  pets: ${server.store.size}${fromState ? ` from ${options.state}` : options.seed ? ` from ${options.seed}` : ''}${options.state ? `; kept in ${options.state}` : ''}; ids: ${options.ids}; clock: ${new Date(server.clock.now()).toISOString()}`,
           apiKeys.length === 0
             ? `  auth: Authorization: Bearer ${DEVELOPMENT_API_KEY}   (the development key; choose your own with --api-key, PETSTORE_API_KEYS or --api-keys-file)`
             : `  auth: Authorization: Bearer <API_KEY>   (${apiKeys.length} configured key${apiKeys.length === 1 ? '' : 's'})`,

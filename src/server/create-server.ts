@@ -7,8 +7,7 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Socket } from 'node:net';
 import { operations as specOperations, type OperationDescriptor } from '../../spec/operations.js';
-import type { NewPet } from '../../spec/types.js';
-import { PetStore, SeedError } from '../store/index.js';
+import { PetStore, SeedError, type IdMode, type SeedPet } from '../store/index.js';
 import { createAuthenticator } from './auth.js';
 import { createClock, type Clock } from './clock.js';
 import { DEFAULT_BASE_PATH, DEVELOPMENT_API_KEY, defaultLimits, type Limits } from './decisions.js';
@@ -28,8 +27,14 @@ export interface ServerOptions {
   apiKeys?: readonly string[];
   /** The path prefix of the interface; `/v1` by default. */
   basePath?: string;
-  /** Pets to start with, created in order (ids 1, 2, …); read once, so it may be a generator. */
-  seed?: Iterable<NewPet>;
+  /**
+   * Pets to start with, created in order, each given the next id unless it
+   * has an `id` of its own (a state file's pets keep theirs); read once, so
+   * it may be a generator.
+   */
+  seed?: Iterable<SeedPet>;
+  /** How ids are assigned: `sequential` (1, 2, 3…, the default), `large` (from 2^53 + 1) or `random` (any positive int64). */
+  ids?: IdMode;
   /** The server clock's starting instant; the real time by default. */
   now?: Date;
   limits?: Partial<Limits>;
@@ -75,9 +80,12 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
   const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [DEVELOPMENT_API_KEY];
   const operations = options.operations ?? specOperations;
   const clock = createClock(options.now);
-  const store = new PetStore({ maxPets: limits.maxPets });
+  const store = new PetStore({ maxPets: limits.maxPets, ids: options.ids ?? 'sequential' });
   for (const pet of options.seed ?? []) {
-    if (!store.create(pet).ok) throw new SeedError(`the seed holds more than the ${limits.maxPets} pets the store may hold (--max-pets)`);
+    const created = store.create(pet, pet.id);
+    if (created.ok) continue;
+    if (created.reason === 'taken') throw new SeedError(`two pets of the seed have the id ${pet.id}`);
+    throw new SeedError(`the seed holds more than the ${limits.maxPets} pets the store may hold (--max-pets)`);
   }
   // Pets never change, so the seed is the store's first pets: a reset truncates back to them.
   const seedSize = store.size;

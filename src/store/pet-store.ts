@@ -3,8 +3,11 @@
  *
  * The interface has no update and no delete, so a pet never changes after it
  * is created. That shapes everything here:
- * - ids are 1, 2, 3… in creation order and never reused, so "ascending id
- *   order" is insertion order and a pet is found by its index;
+ * - pets are kept in creation order, each at an index; with the default ids
+ *   (1, 2, 3…, see ids.ts) a pet's id is its index plus one, so it is found
+ *   by arithmetic, "ascending id order" is creation order, and no id is
+ *   stored. Ids that are not their positions (`--ids random`, or a state
+ *   file's) are kept in a list beside the pets and found through a map;
  * - each pet's JSON is encoded to UTF-8 once, at creation, into one growing
  *   byte arena, each followed by a comma. A getPet answer is a view of the
  *   arena (no copy), and an unfiltered page is one contiguous slice of it;
@@ -18,13 +21,17 @@
 import { componentSchema } from '../../spec/operations.js';
 import type { NewPet, PetStatus } from '../../spec/types.js';
 import { compileObjectSerializer } from '../../spec/schema/serialize.js';
+import { createRandomIds, idBase, idStep, MAX_INT64, nextIdAfter, type IdMode } from './ids.js';
 
 export interface PetStoreOptions {
   /** The most pets the store holds; creation beyond it is refused. */
   maxPets: number;
+  /** How ids are assigned; `sequential` (1, 2, 3…) by default. */
+  ids?: IdMode;
 }
 
-export type CreateResult = { ok: true; id: number; json: Buffer } | { ok: false; reason: 'full' };
+/** `taken`: a pet with the requested id exists already. */
+export type CreateResult = { ok: true; id: bigint; json: Buffer } | { ok: false; reason: 'full' | 'taken' };
 
 /** A Pet's JSON: the spec's Pet properties, in the spec's order (id first). */
 const petJson = compileObjectSerializer(componentSchema('Pet'));
@@ -54,18 +61,54 @@ class UintList {
   }
 }
 
+/** A growable array of int64s. */
+class BigIntList {
+  values = new BigInt64Array(16);
+  length = 0;
+
+  push(value: bigint): void {
+    if (this.length === this.values.length) {
+      const grown = new BigInt64Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = value;
+  }
+}
+
 export class PetStore {
   private arena = Buffer.allocUnsafe(ARENA_START_BYTES);
   private used = 0;
-  /** ends.values[i] is where pet i+1's bytes end (its trailing comma excluded). */
+  /** ends.values[i] is where the bytes of the pet at index i end (its trailing comma excluded). */
   private ends = new UintList();
+  /** The indexes of the pets of each status, ascending. */
   private byStatus = new Map<string, UintList>();
+  private readonly mode: IdMode;
+  /** While ids are dense, the pet at index i has id base + i × step + 1. */
+  private readonly base: bigint;
+  private readonly step: bigint;
+  /** Once ids are not dense: each pet's id by index, and each id's index. */
+  private sparse: { ids: BigIntList; indexOf: Map<bigint, number> } | undefined;
+  /** The highest id held (base when none): sequential modes go on after it. */
+  private highest: bigint;
+  private readonly randomId = createRandomIds();
   private changes = 0;
   /** Full pages by status (NO_STATUS: unfiltered) and limit; emptied by truncate and clear. */
   private pages = new Map<string, Map<number, Buffer>>();
   private pageBytes = 0;
 
-  constructor(private readonly options: PetStoreOptions) {}
+  constructor(private readonly options: PetStoreOptions) {
+    this.mode = options.ids ?? 'sequential';
+    this.base = idBase(this.mode);
+    this.step = idStep(this.mode);
+    this.highest = this.base;
+    if (this.mode === 'random') this.sparse = { ids: new BigIntList(), indexOf: new Map() };
+  }
+
+  /** How this store assigns ids. */
+  get idMode(): IdMode {
+    return this.mode;
+  }
 
   get size(): number {
     return this.ends.length;
@@ -83,15 +126,24 @@ export class PetStore {
   /**
    * Stores a validated NewPet and returns its id and JSON. The pet is built
    * from `pet`'s own fields only: whatever else the caller's body held is not
-   * stored.
+   * stored. `id` keeps a pet's id (a state file's pets); the caller has
+   * checked that it is a positive int64. Without it the store assigns one.
    */
-  create(pet: NewPet): CreateResult {
+  create(pet: NewPet, id?: bigint): CreateResult {
     if (this.size >= this.options.maxPets) return { ok: false, reason: 'full' };
-    const id = this.size + 1;
+    if (id !== undefined && this.has(id)) return { ok: false, reason: 'taken' };
+    const index = this.size;
+    const assigned = id ?? this.nextId();
+    if (this.sparse === undefined && assigned !== this.denseId(index)) this.becomeSparse();
+    if (this.sparse !== undefined) {
+      this.sparse.ids.push(assigned);
+      this.sparse.indexOf.set(assigned, index);
+    }
+    if (assigned > this.highest) this.highest = assigned;
     this.changes++;
-    // The serializer writes the spec's properties in the spec's order; the id
-    // goes in as a plain number (exact: ids stay far below 2^53).
-    const json = petJson(pet, { id });
+    // The serializer writes the spec's properties in the spec's order, the id
+    // as the bigint's digits: exact over the whole int64 range.
+    const json = petJson(pet, { id: assigned });
     // UTF-8 takes at most 3 bytes per UTF-16 unit: room enough without measuring first.
     this.reserve(json.length * 3 + 1);
     const start = this.used;
@@ -100,18 +152,58 @@ export class PetStore {
     this.arena[end] = COMMA;
     this.used = end + 1;
     const key = pet.status ?? NO_STATUS;
-    let ids = this.byStatus.get(key);
-    if (!ids) this.byStatus.set(key, (ids = new UintList()));
-    ids.push(id);
-    return { ok: true, id, json: this.arena.subarray(start, end) };
+    let indexes = this.byStatus.get(key);
+    if (!indexes) this.byStatus.set(key, (indexes = new UintList()));
+    indexes.push(index);
+    return { ok: true, id: assigned, json: this.arena.subarray(start, end) };
+  }
+
+  /** Whether a pet has this id. */
+  has(id: bigint): boolean {
+    return this.indexOf(id) !== undefined;
   }
 
   /** The JSON of the pet with this id, if there is one. */
   get(id: bigint): Buffer | undefined {
+    const index = this.indexOf(id);
+    return index === undefined ? undefined : this.arena.subarray(this.startOf(index), this.ends.values[index]);
+  }
+
+  private indexOf(id: bigint): number | undefined {
+    if (this.sparse !== undefined) return this.sparse.indexOf.get(id);
     // A bigint compares with a number exactly, and without allocating one.
-    if (id < 1 || id > this.size) return undefined;
-    const index = Number(id) - 1;
-    return this.arena.subarray(this.startOf(index), this.ends.values[index]);
+    if (this.mode === 'sequential') return id < 1 || id > this.size ? undefined : Number(id) - 1;
+    const offset = id - this.base - 1n;
+    if (offset < 0n || offset % this.step !== 0n) return undefined;
+    const index = Number(offset / this.step);
+    return index < this.size ? index : undefined;
+  }
+
+  /** The id of the pet at `index` while ids are dense. */
+  private denseId(index: number): bigint {
+    return this.base + BigInt(index) * this.step + 1n;
+  }
+
+  /** The id the next pet gets. */
+  private nextId(): bigint {
+    if (this.mode === 'random' || this.highest === MAX_INT64) {
+      // 2^63 ids: a draw that is taken (about never) is drawn again.
+      let id = this.randomId();
+      while (this.has(id)) id = this.randomId();
+      return id;
+    }
+    return nextIdAfter(this.mode, this.highest);
+  }
+
+  /** From now on every id is kept: one was not its position (a random id, a state file's). */
+  private becomeSparse(): void {
+    const sparse = { ids: new BigIntList(), indexOf: new Map<bigint, number>() };
+    for (let index = 0; index < this.size; index++) {
+      const id = this.denseId(index);
+      sparse.ids.push(id);
+      sparse.indexOf.set(id, index);
+    }
+    this.sparse = sparse;
   }
 
   /** A JSON array of the first `limit` pets in ascending id order, only those with `status` when given. */
@@ -142,12 +234,12 @@ export class PetStore {
       out[end + 1] = 0x5d;
       return { json: out, count };
     }
-    const ids = this.byStatus.get(status);
-    const count = Math.min(limit, ids?.length ?? 0);
-    if (!ids || count === 0) return { json: EMPTY_LIST, count };
+    const indexes = this.byStatus.get(status);
+    const count = Math.min(limit, indexes?.length ?? 0);
+    if (!indexes || count === 0) return { json: EMPTY_LIST, count };
     let total = 1 + count;
     for (let i = 0; i < count; i++) {
-      const index = (ids.values[i] as number) - 1;
+      const index = indexes.values[i] as number;
       total += (this.ends.values[index] as number) - this.startOf(index);
     }
     const out = Buffer.allocUnsafe(total);
@@ -155,21 +247,21 @@ export class PetStore {
     let at = 1;
     for (let i = 0; i < count; i++) {
       if (i > 0) out[at++] = COMMA;
-      const index = (ids.values[i] as number) - 1;
+      const index = indexes.values[i] as number;
       at += this.arena.copy(out, at, this.startOf(index), this.ends.values[index]);
     }
     out[at] = 0x5d;
     return { json: out, count };
   }
 
-  /** Every pet's JSON, in id order. */
+  /** Every pet's JSON, in creation order (id order, but for random ids). */
   *allJson(): IterableIterator<string> {
     for (let index = 0; index < this.size; index++) {
       yield this.arena.toString('utf8', this.startOf(index), this.ends.values[index]);
     }
   }
 
-  /** Every pet as one JSON array, in id order: for snapshots and persistence. */
+  /** Every pet as one JSON array, in creation order: for snapshots and persistence. */
   toJsonArray(): Buffer {
     // Not kept among the pages: a snapshot is taken rarely, and may be large.
     return this.buildPage(this.size, undefined).json;
@@ -177,7 +269,7 @@ export class PetStore {
 
   /**
    * Forgets every pet after the first `count`, as if they had never been
-   * created: ids go on from count + 1. Pets never change, so the first
+   * created: sequential ids go on after the highest kept. Pets never change, so the first
    * `count` are exactly as they were; a reset to the seed keeps no copy of
    * the seed, and costs one copy of its bytes.
    */
@@ -194,20 +286,28 @@ export class PetStore {
     const kept = Buffer.allocUnsafe(Math.max(ARENA_START_BYTES, Math.ceil(this.used * ARENA_GROWTH)));
     this.arena.copy(kept, 0, 0, this.used);
     this.arena = kept;
-    for (const ids of this.byStatus.values()) {
-      // Ids are ascending: keep those up to `count`.
+    for (const indexes of this.byStatus.values()) {
+      // Indexes are ascending: keep those below `count`.
       let low = 0;
-      let high = ids.length;
+      let high = indexes.length;
       while (low < high) {
         const mid = (low + high) >>> 1;
-        if ((ids.values[mid] as number) <= count) low = mid + 1;
+        if ((indexes.values[mid] as number) < count) low = mid + 1;
         else high = mid;
       }
-      ids.length = low;
+      indexes.length = low;
+    }
+    if (this.sparse === undefined) this.highest = this.denseId(count - 1);
+    else {
+      const { ids, indexOf } = this.sparse;
+      for (let index = count; index < ids.length; index++) indexOf.delete(ids.values[index] as bigint);
+      ids.length = count;
+      this.highest = this.base;
+      for (let index = 0; index < count; index++) if ((ids.values[index] as bigint) > this.highest) this.highest = ids.values[index] as bigint;
     }
   }
 
-  /** Forgets every pet; ids start again at 1. */
+  /** Forgets every pet; ids start again from the first of the mode. */
   clear(): void {
     this.changes++;
     this.forgetPages();
@@ -215,6 +315,8 @@ export class PetStore {
     this.used = 0;
     this.ends = new UintList();
     this.byStatus = new Map();
+    this.highest = this.base;
+    this.sparse = this.mode === 'random' ? { ids: new BigIntList(), indexOf: new Map() } : undefined;
   }
 
   private forgetPages(): void {

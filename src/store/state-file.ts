@@ -1,19 +1,19 @@
 /**
  * Persistence for `petstore serve --state FILE`: the pets as one JSON array
- * (the seed format; ids are their positions, which never change because pets
- * are never deleted), read at start and written atomically: to a temporary
+ * in creation order (the seed format, each pet with its id, which is kept
+ * when the file is read: random ids are not positions), read at start and
+ * written atomically: to a temporary
  * file in the same directory, flushed, then renamed over the old one. A crash
  * at any moment leaves either the previous file or the new one, never half.
  */
 import { randomBytes } from 'node:crypto';
 import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { NewPet } from '../../spec/types.js';
 import type { PetStore } from './pet-store.js';
-import { seedPets, SeedError } from './seed.js';
+import { seedPets, SeedError, type SeedPet } from './seed.js';
 
-/** The pets of a state file, one at a time, or `undefined` when there is no file yet. */
-export async function readStateFile(path: string): Promise<Iterable<NewPet> | undefined> {
+/** The pets of a state file with their ids, one at a time, or `undefined` when there is no file yet. */
+export async function readStateFile(path: string): Promise<Iterable<SeedPet> | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -21,7 +21,7 @@ export async function readStateFile(path: string): Promise<Iterable<NewPet> | un
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new SeedError(`cannot read state file ${path}: ${(error as Error).message}`);
   }
-  return seedPets(text, path);
+  return seedPets(text, path, true);
 }
 
 export async function writeStateFile(path: string, store: PetStore): Promise<void> {

@@ -95,6 +95,17 @@ t.test('--max-pets caps the store: creation beyond answers 507', async (t) => {
   t.equal((await api('/pets', { json: { name: 'B', categoryId: 1 } })).status, 507);
 });
 
+t.test('--ids large serves ids from 9007199254740993 and says so; --ids with an unknown mode is a usage error', async (t) => {
+  const cli = await startServe(t, ['--ids', 'large', '--seed', 'fixtures/pets.json']);
+  t.match(cli.stdout(), /ids: large/);
+  const api = apiClient(t, cli.url, DEV_KEY);
+  t.match((await api('/pets?limit=1')).text, /^\[\{"id":9007199254740993,/);
+  t.match((await api('/pets/9007199254741055')).text, /^\{"id":9007199254741055,/, 'the 32nd seed pet');
+  const r = await runCli(t, ['serve', '--port', '0', '--ids', 'snowflake']);
+  t.equal(r.code, 2);
+  t.match(r.stderr, /--ids.*snowflake.*sequential, large, random/);
+});
+
 t.test('a bad --port abc makes the process exit with code 2 and say why', async (t) => {
   const r = await runCli(t, ['serve', '--port', 'abc']);
   t.equal(r.code, 2);

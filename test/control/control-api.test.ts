@@ -69,13 +69,13 @@ t.test('POST /reset returns to the seed (ids start again after it), clears fault
   t.equal((await api('/pets', { json: { name: 'Next', categoryId: 1 } })).body.id, 3, 'the next pet gets the id after the seed');
 });
 
-t.test('POST /pets creates the pets in order and answers created, firstId, lastId and the new total', async (t) => {
+t.test('POST /pets creates the pets in order and answers created, firstId, lastId, the new total and the ids', async (t) => {
   const { api, control } = await start(t);
   const r = await control('POST', '/pets', {
     jsonText: `[{"name":"A","categoryId":1},{"name":"B","categoryId":${INT64_MAX},"status":"pending"},{"id":99,"name":"C","categoryId":3}]`,
   });
   t.equal(r.status, 201);
-  t.strictSame(r.value, { created: 3n, firstId: 3n, lastId: 5n, pets: 5n });
+  t.strictSame(r.value, { created: 3n, firstId: 3n, lastId: 5n, pets: 5n, ids: [3n, 4n, 5n] });
   const all = await api('/pets?limit=100');
   t.strictSame(
     all.body.map((p: { id: number; name: string }) => [p.id, p.name]),
@@ -95,7 +95,7 @@ t.test('POST /pets with an empty array creates nothing and answers no firstId or
   const { control } = await start(t);
   const r = await control('POST', '/pets', { json: [] });
   t.equal(r.status, 201);
-  t.strictSame(r.value, { created: 0n, pets: 2n });
+  t.strictSame(r.value, { created: 0n, pets: 2n, ids: [] });
 });
 
 t.test('POST /pets refuses anything but a JSON array of NewPet with 400 (or 415) and creates nothing', async (t) => {
@@ -128,7 +128,7 @@ t.test('POST /pets past the store capacity answers 507 storage_full and creates 
   t.strictSame(ids(await control('GET', '/state')), [1, 2], 'nothing was created');
   const fits = await control('POST', '/pets', { json: [1, 2].map((n) => ({ name: `P${n}`, categoryId: n })) });
   t.equal(fits.status, 201, 'a load that fits exactly is accepted');
-  t.strictSame(fits.value, { created: 2n, firstId: 3n, lastId: 4n, pets: 4n });
+  t.strictSame(fits.value, { created: 2n, firstId: 3n, lastId: 4n, pets: 4n, ids: [3n, 4n] });
 });
 
 t.test('PUT /clock moves the Date header and, past the sunset, getPet answers 410; null goes back to the real time', async (t) => {

@@ -220,6 +220,52 @@ t.test('kill -9 in the middle of a periodic write leaves the last complete file,
   t.equal((await api('/pets/3000')).body.name, 'first-2999');
 });
 
+t.test('--ids random: a restart on the state file keeps every random id, and new pets get new random ids', async (t) => {
+  const file = join(t.testdir(), 'pets.json');
+  const first = await serveState(t, file, ['--ids', 'random', '--state-interval', '3600']);
+  const control = controlClient(t, first.url, KEY);
+  const loaded = await control('POST', '/pets', { json: newPets('r', 5) });
+  const ids = (loaded.value as { ids: bigint[] }).ids;
+  const before = await apiClient(t, first.url, KEY)('/pets?limit=100');
+  t.strictSame(await stop(first), { code: 0, signal: null });
+  t.strictSame(
+    readState(file)?.map((p) => (p as { id: bigint }).id),
+    ids,
+    'the file holds each pet with its random id, in creation order',
+  );
+
+  const second = await serveState(t, file, ['--ids', 'random']);
+  const api = apiClient(t, second.url, KEY);
+  t.equal((await api('/pets?limit=100')).text, before.text, 'the same pets with the same ids, byte for byte');
+  t.match((await api(`/pets/${ids[3]}`)).text, `{"id":${ids[3]},"name":"r3"`, 'a pet is found by its kept id');
+  const next = BigInt(/"id":(\d+)/.exec((await api('/pets', { json: { name: 'new', categoryId: 1 } })).text)?.[1] ?? '0');
+  t.ok(next > 0n && !ids.includes(next), `a new random id: ${next}`);
+  t.strictSame(await stop(second), { code: 0, signal: null });
+});
+
+t.test('a state file with an id that is not a positive int64, or the same id twice, stops start-up: exit 2, one line', async (t) => {
+  const dir = t.testdir({
+    'zero.json': '[{"id":0,"name":"Rex","categoryId":1}]',
+    'text.json': '[{"id":"7","name":"Rex","categoryId":1}]',
+    'huge.json': '[{"id":9223372036854775808,"name":"Rex","categoryId":1}]',
+    'twice.json': '[{"id":9007199254740993,"name":"Rex","categoryId":1},{"id":9007199254740993,"name":"Tom","categoryId":1}]',
+  });
+  const cases: [string, RegExp][] = [
+    ['zero.json', /zero\.json: entry 0: id must be a positive int64/],
+    ['text.json', /text\.json: entry 0: id must be a positive int64/],
+    ['huge.json', /huge\.json: entry 0: id must be a positive int64/],
+    ['twice.json', /two pets .* id 9007199254740993/],
+  ];
+  await Promise.all(
+    cases.map(async ([name, message]) => {
+      const r = await runCli(t, ['serve', '--port', '0', '--state', join(dir, name)]);
+      t.equal(r.code, 2, `${name}: exit 2`);
+      t.match(r.stderr, message, `${name}: says why`);
+      t.equal(r.stderr.trim().split('\n').length, 1, `${name}: one line: ${r.stderr.trim()}`);
+    }),
+  );
+});
+
 t.test('a state file that cannot be read or is not a JSON array of NewPet stops start-up: exit 2, one line on stderr, the file untouched', async (t) => {
   const dir = t.testdir({
     'truncated.json': '[{"id":1,"name":"Rex","categoryId":1},{"id":2,"na',

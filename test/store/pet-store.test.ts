@@ -1,11 +1,12 @@
-// src/store/pet-store.ts: pets in memory, ids 1, 2, 3…, lists in id order,
-// a status index, and a capacity.
+// src/store/pet-store.ts: pets in memory, ids 1, 2, 3… (or large, or
+// random: src/store/ids.ts), lists in creation order, a status index, and a
+// capacity.
 import t from 'tap';
 import type { NewPet } from '../../spec/types.js';
-import { PetStore } from '../../src/store/index.js';
+import { PetStore, type IdMode } from '../../src/store/index.js';
 
-function store(maxPets = 1000): PetStore {
-  return new PetStore({ maxPets });
+function store(maxPets = 1000, ids?: IdMode): PetStore {
+  return new PetStore({ maxPets, ...(ids ? { ids } : {}) });
 }
 const pet = (name: string, status?: NewPet['status']): NewPet => ({ name, categoryId: 1n, ...(status ? { status } : {}) });
 const text = (result: ReturnType<PetStore['create']>) => (result.ok ? { ...result, json: result.json.toString() } : result);
@@ -13,10 +14,10 @@ const names = (json: Buffer | string) => (JSON.parse(String(json)) as Array<{ na
 
 t.test('create assigns ids 1, 2, 3… and returns the stored JSON, id first', async (t) => {
   const s = store();
-  t.strictSame(text(s.create(pet('A', 'sold'))), { ok: true, id: 1, json: '{"id":1,"name":"A","categoryId":1,"status":"sold"}' });
+  t.strictSame(text(s.create(pet('A', 'sold'))), { ok: true, id: 1n, json: '{"id":1,"name":"A","categoryId":1,"status":"sold"}' });
   t.strictSame(text(s.create({ name: 'B', categoryId: 9223372036854775807n })), {
     ok: true,
-    id: 2,
+    id: 2n,
     json: '{"id":2,"name":"B","categoryId":9223372036854775807}',
   });
   t.equal(s.size, 2);
@@ -138,7 +139,7 @@ t.test('truncate forgets the pets after the first n, as if never created: ids, p
   t.strictSame(names(s.list(10, 'sold')), ['p1']);
   t.equal(s.list(10, 'pending').toString(), '[]');
   const next = s.create(pet('again', 'sold'));
-  t.equal(next.ok && next.id, 3, 'ids go on from n + 1');
+  t.equal(next.ok && next.id, 3n, 'ids go on from n + 1');
   t.strictSame(names(s.list(10, 'sold')), ['p1', 'again']);
   s.truncate(10);
   t.equal(s.size, 3, 'truncating beyond the size changes nothing');
@@ -178,4 +179,74 @@ t.test('the pages kept are bounded in bytes: beyond the bound a page is built on
   t.not(s.list(1_000), last, 'a page past the bound is not kept');
   t.equal(s.list(1_000).toString(), last.toString(), 'yet it is the same page');
   t.equal(s.list(1), s.list(1), 'pages kept before the bound was reached still are');
+});
+
+const ids = (json: Buffer | string) => [...String(json).matchAll(/"id":(\d+)/g)].map((m) => BigInt(m[1] as string));
+
+t.test('large ids are the odd integers from 2^53 + 1, none of which a double holds, written and found digit for digit', async (t) => {
+  const s = store(1000, 'large');
+  const a = s.create(pet('A', 'sold'));
+  t.strictSame(text(a), { ok: true, id: 9007199254740993n, json: '{"id":9007199254740993,"name":"A","categoryId":1,"status":"sold"}' });
+  t.equal(s.create(pet('B')).ok && s.get(9007199254740995n)?.toString(), '{"id":9007199254740995,"name":"B","categoryId":1}');
+  for (const id of [1n, 2n, 9007199254740992n, 9007199254740994n, 9007199254740996n, 9007199254740997n]) t.equal(s.get(id), undefined, `${id} is no pet`);
+  s.truncate(1);
+  t.equal(s.get(9007199254740995n), undefined, 'a truncation forgets the later ids');
+  t.equal(s.create(pet('C')).ok && s.create(pet('D')).ok && s.get(9007199254740997n)?.toString(), '{"id":9007199254740997,"name":"D","categoryId":1}');
+  const sparse = store(1000, 'large');
+  sparse.create(pet('kept'), 10n);
+  const next = sparse.create(pet('next'));
+  t.equal(next.ok && next.id, 9007199254740993n, 'after an id of its own, the next large id is still the first');
+  sparse.create(pet('high'), 9007199254741000n);
+  const odd = sparse.create(pet('odd'));
+  t.equal(odd.ok && odd.id, 9007199254741001n, 'and then the next odd one after the highest');
+  s.clear();
+  t.strictSame(ids(String(s.create(pet('E')).ok && s.list(10))), [9007199254740993n], 'a clear starts again from the first large id');
+});
+
+t.test('random ids are distinct positive int64s spread over the range, and lists keep creation order', async (t) => {
+  const s = store(5000, 'random');
+  const created: bigint[] = [];
+  for (let i = 0; i < 2000; i++) {
+    const r = s.create(pet(`p${i}`, i % 2 ? 'sold' : undefined));
+    if (r.ok) created.push(r.id);
+  }
+  t.equal(new Set(created).size, 2000, 'distinct');
+  t.ok(
+    created.every((id) => id >= 1n && id <= 2n ** 63n - 1n),
+    'every id is a positive int64',
+  );
+  t.ok(created.filter((id) => id > 2n ** 53n).length > 1900, 'nearly all beyond 2^53 (as 99.9% of the range is)');
+  t.ok(created.some((id) => id >= 2n ** 62n) && created.some((id) => id < 2n ** 62n), 'both halves of the range are drawn');
+  t.notSame(
+    [...created].sort((a, b) => (a < b ? -1 : 1)),
+    created,
+    'not ascending',
+  );
+  t.strictSame(ids(s.list(100)), created.slice(0, 100), 'a page lists pets in creation order');
+  t.strictSame(ids(s.list(3, 'sold')), [created[1], created[3], created[5]], 'so does a filtered page');
+  for (const i of [0, 999, 1999]) t.match(String(s.get(created[i] as bigint)), `{"id":${created[i]},"name":"p${i}"`);
+  t.equal(s.get(1n), undefined);
+  s.truncate(10);
+  t.equal(s.get(created[10] as bigint), undefined, 'a truncation forgets the later ids');
+  t.ok(s.get(created[9] as bigint), 'and keeps the earlier');
+  t.equal(s.size, 10);
+});
+
+t.test('a pet created with an id keeps it; a taken id is refused; sequential ids go on after the highest', async (t) => {
+  const s = store();
+  t.equal(s.create(pet('A'), 5n).ok && s.get(5n)?.toString(), '{"id":5,"name":"A","categoryId":1}');
+  t.strictSame(s.create(pet('B'), 5n), { ok: false, reason: 'taken' });
+  t.equal(s.create(pet('C'), 9223372036854775000n).ok && s.get(9223372036854775000n)?.toString(), '{"id":9223372036854775000,"name":"C","categoryId":1}');
+  t.equal(s.create(pet('D'), 2n).ok && s.get(2n)?.toString(), '{"id":2,"name":"D","categoryId":1}');
+  const next = s.create(pet('E'));
+  t.equal(next.ok && next.id, 9223372036854775001n, 'the next id follows the highest');
+  t.strictSame(ids(s.list(10)), [5n, 9223372036854775000n, 2n, 9223372036854775001n], 'creation order');
+  t.equal(s.get(1n), undefined);
+  s.truncate(1);
+  const after = s.create(pet('F'));
+  t.equal(after.ok && after.id, 6n, 'after a truncation, the highest kept counts');
+  const top = store();
+  top.create(pet('top'), 2n ** 63n - 1n);
+  const beyond = top.create(pet('beyond'));
+  t.ok(beyond.ok && beyond.id >= 1n && beyond.id < 2n ** 63n - 1n, 'past the largest int64, a free id is drawn');
 });

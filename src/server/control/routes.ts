@@ -83,16 +83,22 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
         if (store.size + entries.length > store.capacity) {
           return respond.sendError(x, 'storage_full', `${entries.length} pets would put the store over its capacity of ${store.capacity}; nothing was created`);
         }
-        const firstId = store.size + 1;
         // Every entry is a NewPet (the spec's body schema says so); readNewPet keeps only its fields.
-        for (const entry of entries) store.create((readNewPet(entry) as Extract<ReturnType<typeof readNewPet>, { ok: true }>).pet);
+        // The capacity was checked above, and no id is requested: every create succeeds.
+        const ids: bigint[] = [];
+        for (const entry of entries) {
+          const created = store.create((readNewPet(entry) as Extract<ReturnType<typeof readNewPet>, { ok: true }>).pet);
+          if (created.ok) ids.push(created.id);
+        }
         respond.send(
           x,
           201,
           stringifyJson({
             created: BigInt(entries.length),
-            ...(entries.length ? { firstId: BigInt(firstId), lastId: BigInt(store.size) } : {}),
+            // With random ids the first and the last do not say which ids lie between: `ids` lists them.
+            ...(ids.length ? { firstId: ids[0] as bigint, lastId: ids[ids.length - 1] as bigint } : {}),
             pets: BigInt(store.size),
+            ids,
           }),
         );
       }),
