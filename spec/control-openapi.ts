@@ -111,10 +111,21 @@ export const controlOpenapi = {
         responses: { '204': { description: 'Removed' }, '401': error('Missing or invalid API key'), '404': error('No fault on that operation') },
       },
     },
+    '/journal.har': {
+      get: {
+        operationId: 'readJournalHar',
+        summary: 'The journal as HAR 1.2, for browser developer tools (Network: Import HAR) and HTTP clients; credentials redacted as in the journal',
+        parameters: [{ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100000 } }],
+        responses: {
+          '200': { description: 'A HAR 1.2 log, oldest entry first', content: json({ $ref: '#/components/schemas/Har' }) },
+          '401': error('Missing or invalid API key'),
+        },
+      },
+    },
     '/journal': {
       get: {
         operationId: 'readJournal',
-        summary: 'The latest requests to the interface, oldest first',
+        summary: "The latest requests to the interface, oldest first, with both sides' headers and bodies (credentials redacted, bodies cut after 16 KiB)",
         parameters: [{ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100000 } }],
         responses: {
           '200': { description: 'Journal entries', content: json({ type: 'array', items: { $ref: '#/components/schemas/JournalEntry' } }) },
@@ -182,15 +193,41 @@ export const controlOpenapi = {
       },
       JournalEntry: {
         type: 'object',
-        required: ['at', 'method', 'path', 'status', 'latencyMs'],
+        required: ['at', 'method', 'path', 'status', 'latencyMs', 'request'],
         properties: {
           at: { type: 'string' },
           method: { type: 'string' },
-          path: { type: 'string' },
-          status: { type: 'integer' },
+          path: { type: 'string', description: 'The request target as sent; an API key in it is redacted' },
+          status: { type: 'integer', description: '0: the connection was dropped without an answer (an injected fault)' },
           latencyMs: { type: 'number' },
           code: { type: 'string' },
           fault: { type: 'string' },
+          request: { $ref: '#/components/schemas/JournalMessage' },
+          response: { $ref: '#/components/schemas/JournalMessage' },
+        },
+      },
+      JournalMessage: {
+        type: 'object',
+        required: ['headers'],
+        properties: {
+          headers: {
+            type: 'object',
+            additionalProperties: { type: 'string' },
+            description: 'By lower-case name; Authorization, Proxy-Authorization and Cookie read "[redacted]", and any API key elsewhere is replaced with it',
+          },
+          body: { type: 'string', description: 'As UTF-8 text; after 16 KiB cut, ending in "… [cut: N bytes in all]"; absent when none was sent or read' },
+          bodyBytes: { type: 'integer', description: 'The full size of the body' },
+        },
+      },
+      Har: {
+        type: 'object',
+        required: ['log'],
+        properties: {
+          log: {
+            type: 'object',
+            required: ['version', 'creator', 'entries'],
+            properties: { version: { const: '1.2' }, creator: { type: 'object' }, entries: { type: 'array', items: { type: 'object' } } },
+          },
         },
       },
     },

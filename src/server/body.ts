@@ -90,6 +90,8 @@ export function readJsonBody(x: Exchange, respond: Responder, rules: JsonBodyRul
   readBody(req, rules.maxBytes, (body) => {
     try {
       if (!body.ok) return respond.sendError(x, 'payload_too_large', `the body is larger than ${rules.maxBytes} bytes`, CLOSE);
+      // For the journal: what the client sent, whatever the answer.
+      x.requestBody = body.bytes;
       const parsed = parseJsonBytes(body.bytes, rules.parse);
       if (!parsed.ok) return respond.sendError(x, 'malformed_json', parsed.message);
       then(parsed.value);

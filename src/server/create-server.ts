@@ -20,7 +20,8 @@ import { CLOSE } from './headers.js';
 import { createResponder, type Exchange } from './respond.js';
 import { CONTROL_PREFIX, createControlHandler } from './control/routes.js';
 import { FaultTable } from './control/faults.js';
-import { Journal, journalEntry, type JournalEntry, type JournalRecord } from './control/journal.js';
+import { createJournalReader, Journal, keepBytes, type JournalEntry, type JournalReader, type JournalRecord } from './control/journal.js';
+import type { HeaderList } from './headers.js';
 
 export interface ServerOptions {
   /** Accepted API keys; with none, the development key only. */
@@ -93,7 +94,8 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
 
   // Set at shutdown: every answer from then on closes its connection.
   let closing = false;
-  const journal = new Journal(limits.journalSize);
+  // Every configured key is taken out of what the journal and the logs show.
+  const journal = new Journal(limits.journalSize, createJournalReader(apiKeys, limits.journalBodyBytes));
   const answered = createRecorder(journal, clock, limits, options.onRequest);
   const onError = options.onError ?? ((error: unknown) => console.error('petstore: unexpected error:', error));
   const respond = createResponder(clock, { closing: () => closing, answered, failed: onError });
@@ -127,7 +129,7 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     // RFC 9112 §3.2.2: a server must accept the absolute form (`GET http://host/v1/pets`).
     if (req.url !== undefined && req.url.charCodeAt(0) !== 0x2f && /^https?:\/\//i.test(req.url)) req.url = originForm(req.url);
     const toControl = isControl(req.url);
-    const x: Exchange = { req, res, headers: undefined, arrived: performance.now(), toControl };
+    const x: Exchange = { req, res, headers: undefined, arrived: performance.now(), toControl, requestBody: undefined };
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400. Node's
     // own check (requireHostHeader) answers it with no body, so it is made here.
     if (req.headers.host !== undefined || req.httpVersion !== '1.1') return toControl ? control!(x) : handle(x);
@@ -220,12 +222,19 @@ function createListener(serve: (req: http.IncomingMessage, res: http.ServerRespo
   return server;
 }
 
-/** Journals (interface requests only) and reports every answered request. */
+/**
+ * Journals (interface requests only) and reports every answered request.
+ * Only references are kept (bodies cut to the journal's size, copied when
+ * they are views of something larger); the journal's reader does the rest.
+ */
 function createRecorder(journal: Journal, clock: Clock, limits: Limits, onRequest: ServerOptions['onRequest']) {
-  return (x: Exchange, status: number, code?: ErrorCode): void => {
+  const cap = limits.journalBodyBytes;
+  const reader: JournalReader = journal.reader;
+  return (x: Exchange, status: number, code?: ErrorCode, headers?: HeaderList, body?: string | Buffer): void => {
     const { req, toControl } = x;
     if (!onRequest && (toControl || limits.journalSize === 0)) return;
     const latencyMs = Math.round((performance.now() - x.arrived) * 100) / 100;
+    const sent = x.requestBody;
     const record: JournalRecord = {
       arrivedAt: clock.now() - latencyMs,
       method: req.method ?? '',
@@ -234,9 +243,16 @@ function createRecorder(journal: Journal, clock: Clock, limits: Limits, onReques
       latencyMs,
       code,
       fault: x.fault,
+      httpVersion: req.httpVersion,
+      requestHeaders: req.rawHeaders,
+      requestBody: sent === undefined ? undefined : keepBytes(sent, cap),
+      requestBytes: sent === undefined ? 0 : sent.length,
+      responseHeaders: headers,
+      responseBody: body === undefined || typeof body === 'string' ? body : keepBytes(body, cap),
+      responseBytes: body === undefined || typeof body === 'string' ? 0 : body.length,
     };
     if (!toControl) journal.add(record);
-    if (onRequest) onRequest(journalEntry(record));
+    if (onRequest) onRequest(reader.entry(record));
   };
 }
 

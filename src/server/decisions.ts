@@ -28,6 +28,8 @@ export const defaultLimits = {
   maxControlBodyBytes: 64 * 1024 * 1024,
   /** Requests the journal keeps (the latest). */
   journalSize: 1000,
+  /** Bytes of each body (request and response) the journal keeps; a longer one is cut, with a marker. */
+  journalBodyBytes: 16 * 1024,
   /** Request targets (path and query) above this are refused with 414. */
   maxUrlBytes: 8 * 1024,
   /** Request headers above this are refused with 431 by Node's parser. */

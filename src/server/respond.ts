@@ -23,6 +23,8 @@ export interface Exchange {
   readonly toControl: boolean;
   /** The fault injected into this request, if any (see control/faults.ts). */
   fault?: string;
+  /** The body read from the request, if one was (body.ts), for the journal. */
+  requestBody?: Buffer;
 }
 
 /**
@@ -33,8 +35,8 @@ export interface Exchange {
 export interface ResponderHooks {
   /** Whether the server is shutting down: then every answer closes its connection. */
   closing(): boolean;
-  /** An answer was written (status 0: the connection was dropped without one). */
-  answered(x: Exchange, status: number, code?: ErrorCode): void;
+  /** An answer was written, with these header fields and body (status 0: the connection was dropped without one). */
+  answered(x: Exchange, status: number, code?: ErrorCode, headers?: HeaderList, body?: string | Buffer): void;
   /** The server failed in a way it did not expect (a bug): for the operator to see. */
   failed(error: unknown, req: IncomingMessage): void;
 }
@@ -73,7 +75,7 @@ export function createResponder(clock: Clock, hooks: ResponderHooks = NO_HOOKS) 
     }
     x.res.writeHead(status, all);
     outbox.end(x.res, body);
-    hooks.answered(x, status, code);
+    hooks.answered(x, status, code, all, body);
   }
 
   function sendError(x: Exchange, code: ErrorCode, message: string, headers?: HeaderList, status: number = statusOf(code)): void {

@@ -123,6 +123,7 @@ t.test('the API key never appears on stdout or stderr, in either format, whateve
     await traffic(cli.url);
     await send(`${cli.url}/pets`, { key: `${KEY}-but-wrong` });
     await send(`${cli.url}/pets`, { key: false });
+    await send(`${cli.url}/pets?api_key=${KEY}`, { key: false });
     await send(`${new URL(cli.url).origin}/__control/reset`, { method: 'POST', key: `${KEY}x` });
     await stop(t, cli);
     t.match(cli.stdout(), /401/, `${format}: the refused requests were logged`);

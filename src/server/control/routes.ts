@@ -20,6 +20,7 @@ import type { Exchange, Responder } from '../respond.js';
 import { readInstant } from '../instant.js';
 import type { FaultTable } from './faults.js';
 import type { Journal } from './journal.js';
+import { journalHar } from './har.js';
 
 export const CONTROL_PREFIX = '/__control';
 
@@ -173,6 +174,14 @@ function journalHandlers(deps: ControlDeps): Record<string, OperationHandler> {
       // Without a limit, every entry (none with --journal-size 0, which is no reason for a 400).
       const limit = params['limit'] === undefined ? undefined : Number(params['limit']);
       respond.send(x, 200, JSON.stringify(journal.latest(limit)));
+    },
+    readJournalHar: (x, params) => {
+      const limit = params['limit'] === undefined ? undefined : Number(params['limit']);
+      // A browser that opens the address saves the file, ready for its Network panel's import.
+      respond.send(x, 200, JSON.stringify(journalHar(journal.latestRecords(limit), journal.reader)), [
+        'content-disposition',
+        'attachment; filename="petstore-journal.har"',
+      ]);
     },
     clearJournal: (x) => {
       journal.clear();
