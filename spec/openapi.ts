@@ -15,7 +15,19 @@
  *
  * The two `x-` keys on `getPet` carry facts the seed does state (the removal
  * date and the replacement) in a form code can read.
+ *
+ * Every schema, parameter and response has an example, for the tools that
+ * read them (Prism's mock serves them, Dredd sends them, documentation shows
+ * them). They tell one story: Rex, created first, is pet 1 of category 1,
+ * available. They are illustrations, not rules: validation and the suite's
+ * generators ignore `example` and `examples` (test/spec/examples.test.ts
+ * checks each against its schema). The Error examples use the reference
+ * server's codes, one choice among many the seed allows.
  */
+const REX = { id: 1, name: 'Rex', categoryId: 1, status: 'available' } as const;
+const errorExample = (code: string, message: string, status: number) => ({ code, message, status });
+const UNAUTHORIZED = errorExample('unauthorized', 'an API key is required: send Authorization: Bearer <API_KEY>', 401);
+
 export const openapi = {
   openapi: '3.1.0',
   info: {
@@ -53,6 +65,7 @@ export const openapi = {
             required: false,
             description: 'Maximum number of animals returned',
             schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+            example: 20,
           },
           {
             name: 'status',
@@ -60,12 +73,18 @@ export const openapi = {
             required: false,
             description: 'Returns only animals with this status',
             schema: { $ref: '#/components/schemas/PetStatus' },
+            example: REX.status,
           },
         ],
         responses: {
           '200': {
             description: 'A paginated list of animals',
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/Pets' } } },
+            content: {
+              'application/json': {
+                schema: { $ref: '#/components/schemas/Pets' },
+                example: [REX, { id: 2, name: 'Tom', categoryId: 2 }],
+              },
+            },
           },
           '401': { $ref: '#/components/responses/Unauthorized' },
         },
@@ -81,7 +100,7 @@ export const openapi = {
             'application/json': {
               schema: { $ref: '#/components/schemas/NewPet' },
               examples: {
-                withStatus: { value: { name: 'Rex', categoryId: 1, status: 'available' } },
+                withStatus: { value: { name: REX.name, categoryId: REX.categoryId, status: REX.status } },
                 withoutStatus: { value: { name: 'Tom', categoryId: 2 } },
               },
             },
@@ -90,7 +109,7 @@ export const openapi = {
         responses: {
           '201': {
             description: 'The created animal, including its service-assigned id',
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' }, example: REX } },
           },
           '400': { $ref: '#/components/responses/BadRequest' },
           '401': { $ref: '#/components/responses/Unauthorized' },
@@ -114,12 +133,13 @@ export const openapi = {
             required: true,
             description: 'Identifier of the animal',
             schema: { type: 'integer', format: 'int64' },
+            example: REX.id,
           },
         ],
         responses: {
           '200': {
             description: 'The animal',
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' }, example: REX } },
           },
           '401': { $ref: '#/components/responses/Unauthorized' },
           '404': { $ref: '#/components/responses/NotFound' },
@@ -138,15 +158,22 @@ export const openapi = {
     responses: {
       BadRequest: {
         description: 'The body lacks required fields or holds invalid values',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        content: {
+          'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: errorExample('invalid_body', 'categoryId is required', 400) },
+        },
       },
       Unauthorized: {
         description: 'Missing or invalid API key',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        content: {
+          'application/json': {
+            schema: { $ref: '#/components/schemas/Error' },
+            example: UNAUTHORIZED,
+          },
+        },
       },
       NotFound: {
         description: 'No animal with the given petId',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: errorExample('pet_not_found', 'no animal has id 1', 404) } },
       },
     },
     schemas: {
@@ -154,6 +181,7 @@ export const openapi = {
         type: 'string',
         enum: ['available', 'pending', 'sold'],
         description: 'Availability of an animal',
+        examples: [REX.status],
       },
       NewPet: {
         type: 'object',
@@ -163,7 +191,7 @@ export const openapi = {
           categoryId: { type: 'integer', format: 'int64', description: 'Identifier of the category the animal belongs to' },
           status: { $ref: '#/components/schemas/PetStatus' },
         },
-        examples: [{ name: 'Rex', categoryId: 1, status: 'available' }],
+        examples: [{ name: REX.name, categoryId: REX.categoryId, status: REX.status }],
       },
       Pet: {
         type: 'object',
@@ -174,11 +202,12 @@ export const openapi = {
           categoryId: { type: 'integer', format: 'int64', description: 'Identifier of the category the animal belongs to' },
           status: { $ref: '#/components/schemas/PetStatus' },
         },
-        examples: [{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }],
+        examples: [REX],
       },
       Pets: {
         type: 'array',
         items: { $ref: '#/components/schemas/Pet' },
+        examples: [[REX, { id: 2, name: 'Tom', categoryId: 2 }]],
       },
       Error: {
         type: 'object',
@@ -188,7 +217,7 @@ export const openapi = {
           message: { type: 'string', description: 'Human-readable description' },
           status: { type: 'integer', description: 'The HTTP status code of the response' },
         },
-        examples: [{ code: 'unauthorized', message: 'Missing or invalid API key', status: 401 }],
+        examples: [UNAUTHORIZED],
       },
     },
   },
