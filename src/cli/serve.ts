@@ -32,6 +32,7 @@ export function serveCommand(io: CliIo) {
     )
     .option('--state-interval <s>', 'seconds between writes of --state when pets changed', parseInteger(1, 86_400), 5)
     .option('--no-control', 'do not serve the control API (/__control)')
+    .option('--no-docs', 'do not serve the page to read and try the API (/ and /docs)')
     .option('--journal-size <n>', 'requests kept in the journal (GET /__control/journal)', parseInteger(0, 1_000_000), defaultLimits.journalSize)
     .addOption(
       new Option('--log <format>', 'request log on stdout: pretty (one line per request) or json (pino field names)')
@@ -59,6 +60,7 @@ export function serveCommand(io: CliIo) {
           ...(options.now ? { now: options.now } : {}),
           limits: { maxPets: options.maxPets, journalSize: options.journalSize },
           control: options.control,
+          docs: options.docs,
           ...(log ? { onRequest: log } : {}),
         });
       } catch (error) {
@@ -89,6 +91,7 @@ export function serveCommand(io: CliIo) {
             ? `  auth: Authorization: Bearer ${DEVELOPMENT_API_KEY}   (the development key; choose your own with --api-key, PETSTORE_API_KEYS or --api-keys-file)`
             : `  auth: Authorization: Bearer <API_KEY>   (${apiKeys.length} configured key${apiKeys.length === 1 ? '' : 's'})`,
           `  try:  curl -H 'Authorization: Bearer ${key}' ${url}/pets`,
+          ...(options.docs ? [`  docs: ${new URL(url).origin}/docs   (read and try the API in a browser; the served contract at /docs/openapi.json)`] : []),
           ...(options.control ? [`  control API: ${new URL(url).origin}/__control (same key; see /__control/openapi.json)`] : []),
           '  stop: Ctrl-C',
           '',

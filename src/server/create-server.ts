@@ -19,6 +19,7 @@ import type { ErrorCode } from './errors.js';
 import { CLOSE } from './headers.js';
 import { createResponder, type Exchange } from './respond.js';
 import { CONTROL_PREFIX, createControlHandler } from './control/routes.js';
+import { createDocsHandler, DOCS_PREFIX, isDocsTarget } from './docs.js';
 import { FaultTable } from './control/faults.js';
 import { createJournalReader, Journal, keepBytes, type JournalEntry, type JournalReader, type JournalRecord } from './control/journal.js';
 import type { HeaderList } from './headers.js';
@@ -45,6 +46,8 @@ export interface ServerOptions {
   operations?: readonly OperationDescriptor[];
   /** Serve the control API under /__control (default true). */
   control?: boolean;
+  /** Serve the page to read and try the API at / and /docs, and the served document at /docs/openapi.json (default true). */
+  docs?: boolean;
   /** Called once per finished request (interface and control API), e.g. to log it. */
   onRequest?: (entry: JournalEntry) => void;
   /** Random numbers for fault rates; Math.random by default (tests pass their own). */
@@ -115,6 +118,8 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     options.control === false
       ? undefined
       : createControlHandler({ store, reset, clock, faults, journal, respond, authenticate, limits, operationIds: operations.map((op) => op.operationId) });
+  // The page yields to an interface that lives under /docs itself.
+  const docs = options.docs === false || basePath === DOCS_PREFIX ? undefined : createDocsHandler(operations, basePath, respond);
   const isControl = (url: string | undefined) =>
     control !== undefined &&
     url?.startsWith(CONTROL_PREFIX) === true &&
@@ -128,11 +133,13 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     if (!res.socket) return void res.once('socket', () => serve(req, res));
     // RFC 9112 §3.2.2: a server must accept the absolute form (`GET http://host/v1/pets`).
     if (req.url !== undefined && req.url.charCodeAt(0) !== 0x2f && /^https?:\/\//i.test(req.url)) req.url = originForm(req.url);
-    const toControl = isControl(req.url);
+    const toDocs = docs !== undefined && isDocsTarget(req.url);
+    // The page, like the control API, is not the interface: the journal leaves both out.
+    const toControl = toDocs || isControl(req.url);
     const x: Exchange = { req, res, headers: undefined, arrived: performance.now(), toControl, requestBody: undefined };
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400. Node's
     // own check (requireHostHeader) answers it with no body, so it is made here.
-    if (req.headers.host !== undefined || req.httpVersion !== '1.1') return toControl ? control!(x) : handle(x);
+    if (req.headers.host !== undefined || req.httpVersion !== '1.1') return toDocs ? docs(x) : toControl ? control!(x) : handle(x);
     respond.sendError(x, 'bad_request', 'an HTTP/1.1 request must carry a Host header', CLOSE);
   };
 

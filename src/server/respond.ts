@@ -52,8 +52,13 @@ export function createResponder(clock: Clock, hooks: ResponderHooks = NO_HOOKS) 
   const outbox = createOutbox(cutOff);
 
   function send(x: Exchange, status: number, body: string | Buffer | undefined, headers?: HeaderList, code?: ErrorCode): void {
+    answer(x, status, JSON_CONTENT_TYPE, body, headers, code);
+  }
+
+  /** An answer whose body is of `type`: JSON for every answer of the interface and the control API; the page at /docs and its files. */
+  function answer(x: Exchange, status: number, type: string, body: string | Buffer | undefined, headers?: HeaderList, code?: ErrorCode): void {
     const all: (string | number)[] =
-      body === undefined ? [] : ['content-type', JSON_CONTENT_TYPE, 'content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.length];
+      body === undefined ? [] : ['content-type', type, 'content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.length];
     // Node.js writes a cached Date of its own when none is given; the server
     // clock's is needed only when it has been moved.
     if (!clock.isRealTime()) all.push('date', clock.httpDate());
@@ -95,7 +100,7 @@ export function createResponder(clock: Clock, hooks: ResponderHooks = NO_HOOKS) 
     hooks.answered(x, 0);
   }
 
-  return { send, sendError, fail, drop };
+  return { send, answer, sendError, fail, drop };
 }
 
 export type Responder = ReturnType<typeof createResponder>;

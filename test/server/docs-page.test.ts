@@ -1,0 +1,124 @@
+// Issue 17 §3: the server's root and /docs show Swagger UI (from the
+// installed swagger-ui-dist, nothing from the network) over the served
+// document; a developer enters the key and sends real requests to this
+// server. In headless Chromium (test/helpers/browser.ts).
+import t from 'tap';
+import { request } from 'undici';
+import { openPage } from '../helpers/browser.js';
+import { startTestServer } from '../helpers/server.js';
+
+const KEY = 'docs-page-key-9d2e';
+
+t.test('the page at / and /docs lists the three operations, getPet deprecated, and loads nothing from elsewhere', async (t) => {
+  const { url } = await startTestServer(t, { apiKeys: [KEY] });
+  const origin = new URL(url).origin;
+  for (const path of ['/', '/docs']) {
+    const { page, problems, requests } = await openPage(t);
+    await page.goto(origin + path);
+    await page.waitForSelector('.opblock', { timeout: 30_000 });
+    const operations = await page.$$eval('.opblock', (blocks) =>
+      blocks.map((b) => [
+        b.querySelector('.opblock-summary-method')?.textContent,
+        b.querySelector('.opblock-summary-path, .opblock-summary-path__deprecated')?.textContent?.replace(/\u200b/g, ''),
+        b.className.includes('deprecated'),
+      ]),
+    );
+    t.strictSame(
+      operations,
+      [
+        ['GET', '/pets', false],
+        ['POST', '/pets', false],
+        ['GET', '/pets/{petId}', true],
+      ],
+      `${path}: listPets, createPet and getPet, only getPet marked deprecated`,
+    );
+    t.match(await page.textContent('.info .title'), /as served by petstore-harness/, `${path}: the served document`);
+    if (path === '/') await page.screenshot({ path: '/tmp/docs-page.png', fullPage: false });
+    const foreign = requests.filter((r) => !r.startsWith(`${origin}/`));
+    t.strictSame(foreign, [], `${path}: every request went to this server (${requests.length} requests)`);
+    t.strictSame(problems, [], `${path}: nothing failed or was logged as an error`);
+  }
+});
+
+t.test('try it out: listPets answers 200 with the key entered in Authorize and 401 without it', async (t) => {
+  const { url, api } = await startTestServer(t, { apiKeys: [KEY] });
+  await api('/pets', { json: { name: 'Rex', categoryId: 1, status: 'available' } });
+  const { page, problems } = await openPage(t);
+  await page.goto(`${new URL(url).origin}/docs`);
+  const list = page.locator('.opblock').first();
+  await list.waitFor({ timeout: 30_000 });
+
+  // Open listPets and switch it to "Try it out" once; then each call is Execute, read, Clear.
+  await list.locator('.opblock-summary').first().click();
+  // The page opens operations ready to try (tryItOutEnabled); the button would otherwise say "Try it out".
+  const tryOut = list.locator('button.try-out__btn');
+  if ((await tryOut.textContent())?.trim() === 'Try it out') await tryOut.click();
+  const execute = async () => {
+    await list.locator('button.execute').click();
+    const status = list.locator('.live-responses-table .response .response-col_status').first();
+    await status.waitFor({ timeout: 10_000 });
+    const result = {
+      status: (await status.textContent())?.trim(),
+      body: await list.locator('.live-responses-table .response .response-col_description pre').first().textContent(),
+    };
+    await list.locator('button.btn-clear').click();
+    return result;
+  };
+
+  const without = await execute();
+  t.equal(without.status, '401', 'without a key: 401');
+  t.match(without.body, /"code": "unauthorized"/);
+
+  await page.locator('button.authorize').first().click();
+  await page.locator('.modal-ux input[type="text"], .modal-ux input[type="password"]').first().fill(KEY);
+  await page.locator('.modal-ux button.authorize').click();
+  await page.locator('.modal-ux button.btn-done').click();
+  const withKey = await execute();
+  t.equal(withKey.status, '200', 'with the key: 200');
+  t.match(withKey.body, /"name": "Rex"/, 'the pets of this server');
+  await page.screenshot({ path: '/tmp/docs-try-it.png', fullPage: true });
+
+  await page.locator('button.authorize').first().click();
+  await page.locator('.modal-ux button.authorize, .modal-ux button:has-text("Logout")').first().click();
+  await page.locator('.modal-ux button.btn-done, .modal-ux .close-modal').first().click();
+  t.equal((await execute()).status, '401', 'after logging out: 401 again');
+  t.strictSame(
+    problems.filter((p) => !p.includes('401')),
+    [],
+    'nothing failed but the 401s asked for',
+  );
+});
+
+t.test('the page and its files need no key, answer GET and HEAD only, and are not journaled', async (t) => {
+  const { url, server } = await startTestServer(t, { apiKeys: [KEY] });
+  const origin = new URL(url).origin;
+  for (const [path, type] of [
+    ['/', 'text/html; charset=utf-8'],
+    ['/docs', 'text/html; charset=utf-8'],
+    ['/docs/openapi.json', 'application/json; charset=utf-8'],
+    ['/docs/swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+    ['/docs/swagger-ui.css', 'text/css; charset=utf-8'],
+  ]) {
+    const r = await request(origin + path);
+    await r.body.arrayBuffer();
+    t.equal(r.statusCode, 200, `${path}: 200`);
+    t.equal(r.headers['content-type'], type, `${path}: ${type}`);
+  }
+  const missing = await request(`${origin}/docs/package.json`);
+  t.equal(missing.statusCode, 404, 'nothing else is served');
+  t.match(await missing.body.json(), { code: 'route_not_found', status: 404 });
+  const post = await request(`${origin}/docs`, { method: 'POST', body: 'x' });
+  t.equal(post.statusCode, 405);
+  t.equal(post.headers['allow'], 'GET, HEAD');
+  await post.body.arrayBuffer();
+  t.equal(server.journal.size, 0, 'the journal holds the interface only');
+});
+
+t.test('with docs: false there is no page: / and /docs are 404', async (t) => {
+  const { url } = await startTestServer(t, { docs: false });
+  for (const path of ['/', '/docs', '/docs/openapi.json']) {
+    const r = await request(new URL(url).origin + path);
+    t.equal(r.statusCode, 404, path);
+    await r.body.arrayBuffer();
+  }
+});
