@@ -75,6 +75,14 @@ function headerCatalog(basePath: string) {
       'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Petstore-Fault',
       'D8',
     ),
+    'Access-Control-Allow-Methods': header('CORS preflight: the methods of the path', { pattern: METHOD_LIST }, 'GET, HEAD, POST', 'D8'),
+    'Access-Control-Allow-Headers': header(
+      'CORS preflight: the request headers a page may send',
+      { pattern: '^[A-Za-z-]+(, [A-Za-z-]+)*$' },
+      'Authorization, Content-Type',
+      'D8',
+    ),
+    'Access-Control-Max-Age': header('CORS preflight: seconds a browser may keep the answer', { pattern: '^[0-9]+$' }, '600', 'D8'),
   };
 }
 
@@ -169,10 +177,13 @@ export function servedDocument(operations: readonly OperationDescriptor[], baseP
         responses[key] = {
           ...declared,
           headers: { ...(declared['headers'] as Json), ...extra },
-          content: { 'application/json': { ...media, schema: errorSchema(list, { const: status }) } },
+          content: { 'application/json': { ...media, schema: errorSchema(list, { minimum: status, maximum: status }) } },
         };
       } else {
-        responses[key] = errorResponse(list.map((c) => errorCatalog[c].meaning).join(' '), list, { const: status }, example, { ...always, ...extra });
+        responses[key] = errorResponse(list.map((c) => errorCatalog[c].meaning).join(' '), list, { minimum: status, maximum: status }, example, {
+          ...always,
+          ...extra,
+        });
       }
     }
     // An injected fault answers any status from 400 to 599 the control API was given.
@@ -192,7 +203,8 @@ export function servedDocument(operations: readonly OperationDescriptor[], baseP
       always,
     );
     // 503 is a fault's status when none was chosen; and a fault may choose any status another answer has.
-    if (!responses['503']) responses['503'] = errorResponse(errorCatalog.fault_injected.meaning, ['fault_injected'], { const: 503 }, fault, always);
+    if (!responses['503'])
+      responses['503'] = errorResponse(errorCatalog.fault_injected.meaning, ['fault_injected'], { minimum: 503, maximum: 503 }, fault, always);
     for (const [key, response] of Object.entries(responses)) {
       if (!/^[45][0-9]{2}$/.test(key)) continue;
       const media = (response['content'] as Record<string, Json> | undefined)?.['application/json'];
@@ -212,7 +224,7 @@ export function servedDocument(operations: readonly OperationDescriptor[], baseP
         errorResponse(
           list.map((c) => errorCatalog[c].meaning).join(' '),
           list,
-          { const: status },
+          { minimum: status, maximum: status },
           { code: list[0], message: errorCatalog[list[0] as ErrorCode].meaning, status },
           {
             'Access-Control-Allow-Origin': ref('Access-Control-Allow-Origin'),
@@ -224,7 +236,18 @@ export function servedDocument(operations: readonly OperationDescriptor[], baseP
     ),
     options: {
       description: 'OPTIONS on a path of the interface: 204 with Allow, without authentication; a CORS preflight also gets Access-Control-Allow-*',
-      headers: { Allow: ref('Allow') },
+      headers: Object.fromEntries(
+        (
+          [
+            'Allow',
+            'Access-Control-Allow-Origin',
+            'Access-Control-Expose-Headers',
+            'Access-Control-Allow-Methods',
+            'Access-Control-Allow-Headers',
+            'Access-Control-Max-Age',
+          ] as const
+        ).map((name) => [name, ref(name)]),
+      ),
     },
   };
   return doc;
