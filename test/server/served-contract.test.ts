@@ -39,7 +39,7 @@ t.test('every answer of a conformance run, faults, the sunset and careless reque
     return res?.statusCode;
   };
 
-  const result = await runConformance({ baseUrl: url, apiKey: KEY, seed: 17, runs: 20, strict: true } as Parameters<typeof runConformance>[0]);
+  const result = await runConformance({ baseUrl: url, apiKey: KEY, seed: 17, runs: 20, strict: true });
   t.equal(result.failures.length, 0, 'the conformance run passed');
 
   // The control API's faults: a status of its own (429), the default 503, latency, a dropped connection.
