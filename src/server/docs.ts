@@ -1,7 +1,7 @@
 /**
  * The page to read and try the API: Swagger UI, from the installed
  * swagger-ui-dist package (no CDN: it works offline), showing the served
- * document (served-spec.ts), at the server's root and at `/docs`. Its
+ * document (served-spec.ts), at `/docs`, where the server's root redirects. Its
  * "Authorize" button takes the API key, and "Try it out" sends real requests
  * to this server (the document's server URL is the base path, relative).
  *
@@ -97,7 +97,10 @@ export function createDocsHandler(operations: readonly OperationDescriptor[], ba
     if (method !== 'GET' && method !== 'HEAD') {
       return respond.sendError(x, 'method_not_allowed', `${method} is not allowed on ${path}; allowed: GET, HEAD`, ['allow', 'GET, HEAD']);
     }
-    const file = path === '/' || path === DOCS_PREFIX || path === `${DOCS_PREFIX}/` ? page : (files.get(path) ?? asset(path.slice(DOCS_PREFIX.length + 1)));
+    // The root sends a browser to the page. A redirect rather than the page itself: an answer
+    // with a body is JSON everywhere but under /docs, which clients and the fuzz tests rely on.
+    if (path === '/') return respond.send(x, 302, undefined, ['location', DOCS_PREFIX]);
+    const file = path === DOCS_PREFIX || path === `${DOCS_PREFIX}/` ? page : (files.get(path) ?? asset(path.slice(DOCS_PREFIX.length + 1)));
     if (!file) return respond.sendError(x, 'route_not_found', `no page at ${path}`);
     respond.answer(x, 200, file.type, file.body, ['cache-control', 'no-cache']);
   };

@@ -97,9 +97,13 @@ t.test('try it out: listPets answers 200 with the key entered in Authorize and 4
 t.test('the page and its files need no key, answer GET and HEAD only, and are not journaled', async (t) => {
   const { url, server } = await startTestServer(t, { apiKeys: [KEY] });
   const origin = new URL(url).origin;
+  const root = await request(`${origin}/`);
+  t.equal(root.statusCode, 302, 'the root redirects to the page');
+  t.equal(root.headers['location'], '/docs');
+  t.equal(await root.body.text(), '', 'with no body');
   for (const [path, type] of [
-    ['/', 'text/html; charset=utf-8'],
     ['/docs', 'text/html; charset=utf-8'],
+    ['/docs/', 'text/html; charset=utf-8'],
     ['/docs/openapi.json', 'application/json; charset=utf-8'],
     ['/docs/swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
     ['/docs/swagger-ui.css', 'text/css; charset=utf-8'],
@@ -119,7 +123,7 @@ t.test('the page and its files need no key, answer GET and HEAD only, and are no
   t.equal(server.journal.size, 0, 'the journal holds the interface only');
 });
 
-t.test('with docs: false there is no page: / and /docs are 404', async (t) => {
+t.test('with docs: false there is no page: /, /docs and the served contract are 404', async (t) => {
   const { url } = await startTestServer(t, { docs: false });
   for (const path of ['/', '/docs', '/docs/openapi.json']) {
     const r = await request(new URL(url).origin + path);
