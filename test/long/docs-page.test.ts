@@ -38,7 +38,6 @@ t.test('the page at / and /docs lists the three operations, getPet deprecated, a
       `${path}: listPets, createPet and getPet, only getPet marked deprecated`,
     );
     t.match(await page.textContent('.info .title'), /as served by petstore-harness/, `${path}: the served document`);
-    if (path === '/') await page.screenshot({ path: '/tmp/docs-page.png', fullPage: false });
     const foreign = requests.filter((r) => !r.startsWith(`${origin}/`));
     t.strictSame(foreign, [], `${path}: every request went to this server (${requests.length} requests)`);
     t.strictSame(problems, [], `${path}: nothing failed or was logged as an error`);
