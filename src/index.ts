@@ -3,9 +3,13 @@
  * and (from `conformance/`) the suite for checking an implementation.
  */
 import { createServer, type ServerOptions } from './server/index.js';
+import { DEFAULT_REDIS_PREFIX, isRedisUrl, openRedisStore, StoreOpenError, type Store } from './store/index.js';
+import { defaultLimits } from './server/decisions.js';
 
 export { createServer, errorCatalog } from './server/index.js';
 export type { ServerOptions, PetstoreServer, ErrorCode } from './server/index.js';
+export { openRedisStore, StoreOpenError } from './store/index.js';
+export type { Store, RedisStoreOptions } from './store/index.js';
 export { parseJson, stringifyJson } from '../spec/json/index.js';
 export type { Pet, NewPet, PetStatus, ErrorBody } from '../spec/types.js';
 export { openapi } from '../spec/openapi.js';
@@ -15,17 +19,51 @@ export interface StartedServer {
   readonly url: string;
   /** A key the server accepts. */
   readonly apiKey: string;
-  /** Back to the seed: every pet created since start is forgotten. */
-  reset(): void;
+  /** Back to the seed: every pet created since start is forgotten (at once in memory; a shared store's reset resolves when done). */
+  reset(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface StartOptions extends Omit<ServerOptions, 'store'> {
+  port?: number;
+  host?: string;
+  /**
+   * Where the pets live: `memory` (the default), a shared store's URL
+   * (`redis://host:port/db`, shared with every instance given the same URL
+   * and prefix), or a Store opened already.
+   */
+  store?: 'memory' | string | Store;
+  /** Put before a shared store's keys, so several stand-ins can share one Redis; `petstore:` by default. */
+  storePrefix?: string;
 }
 
 /**
  * A real reference server on 127.0.0.1 and an ephemeral port, for a client's
  * own tests: `const api = await startServer(); … await api.close()`.
  */
-export async function startServer(options: ServerOptions & { port?: number; host?: string } = {}): Promise<StartedServer> {
-  const server = createServer(options);
-  const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
-  return { url, apiKey: server.apiKeys[0] as string, reset: server.reset, close: () => server.close() };
+export async function startServer(options: StartOptions = {}): Promise<StartedServer> {
+  const store = await openStore(options);
+  const server = store ? createServer({ ...options, store }) : createServer({ ...options, store: undefined });
+  try {
+    const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+    return { url, apiKey: server.apiKeys[0] as string, reset: async () => void (await server.reset()), close: () => server.close() };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+}
+
+/** The store `options` name, opened; undefined for the in-memory default, which createServer makes. */
+async function openStore(options: StartOptions): Promise<Store | undefined> {
+  const { store } = options;
+  if (store === undefined || store === 'memory') return undefined;
+  if (typeof store !== 'string') return store;
+  if (!isRedisUrl(store)) throw new StoreOpenError(`the store must be memory or a Redis URL such as redis://127.0.0.1:6379/0, not ${store}`);
+  return openRedisStore({
+    url: store,
+    prefix: options.storePrefix ?? DEFAULT_REDIS_PREFIX,
+    ids: options.ids ?? 'sequential',
+    maxPets: options.limits?.maxPets ?? defaultLimits.maxPets,
+    ...(options.seed ? { seed: options.seed } : {}),
+  });
 }

@@ -5,7 +5,22 @@ import { Command, Option } from '@commander-js/extra-typings';
 import { createServer, type PetstoreServer } from '../server/index.js';
 import { DEFAULT_BASE_PATH, DEFAULT_HOST, DEFAULT_PORT, DEVELOPMENT_API_KEY, defaultLimits } from '../server/decisions.js';
 import { createNoticeWriter, createRequestLogger } from '../server/log.js';
-import { ID_MODES, persistPeriodically, readSeedText, readStateFile, SeedError, seedPets } from '../store/index.js';
+import {
+  DEFAULT_REDIS_PREFIX,
+  ID_MODES,
+  isRedisUrl,
+  openRedisStore,
+  PetStore,
+  persistPeriodically,
+  readSeedText,
+  readStateFile,
+  redactUrl,
+  SeedError,
+  seedPets,
+  StoreOpenError,
+  StoreUnavailableError,
+  type Store,
+} from '../store/index.js';
 import { resolveApiKeys } from './api-keys.js';
 import { UsageError, type CliIo } from './io.js';
 import { collect, parseInstant, parseInteger, parsePort } from './options.js';
@@ -40,19 +55,45 @@ export function serveCommand(io: CliIo) {
         .default('pretty' as const),
     )
     .option('-q, --quiet', 'no request log', false)
+    .addOption(
+      new Option('--store <store>', 'where the pets live: memory, or a Redis URL (redis://host:port/db) shared by every instance given it')
+        .env('PETSTORE_STORE')
+        .default('memory'),
+    )
+    .addOption(
+      new Option('--store-prefix <prefix>', 'put before every key of a shared store, so several stand-ins can share one Redis')
+        .env('PETSTORE_STORE_PREFIX')
+        .default(DEFAULT_REDIS_PREFIX),
+    )
     .action(async (options) => {
       const apiKeys = resolveApiKeys({ flags: options.apiKey ?? [], env: io.env['PETSTORE_API_KEYS'], file: options.apiKeysFile });
       const log = createRequestLogger(options.quiet ? 'off' : options.log, (line) => io.stdout.write(line));
       // With --log json every line of stdout is JSON, notices included.
       const notice = createNoticeWriter(options.log, (text) => io.stdout.write(text));
-      let server: PetstoreServer;
+      const shared = options.store !== 'memory';
+      if (shared && !isRedisUrl(options.store))
+        throw new UsageError(`--store must be memory or a Redis URL such as redis://127.0.0.1:6379/0, not ${options.store}`);
+      // The shared store keeps the pets itself; a file beside one instance would hold another copy.
+      if (shared && options.state)
+        throw new UsageError('--state keeps an in-memory store in a file; a shared store (--store redis://…) keeps its pets in Redis: give one or the other');
+      let server: PetstoreServer<Store>;
       let fromState = false;
       try {
         // The state file, when there is one, holds every pet (seed included) in id order.
         const saved = options.state ? await readStateFile(options.state) : undefined;
         fromState = saved !== undefined;
         const seed = saved ?? (options.seed ? seedPets(await readSeedText(options.seed), options.seed) : []);
-        server = createServer({
+        const store = shared
+          ? await openRedisStore({
+              url: options.store,
+              prefix: options.storePrefix,
+              ids: options.ids,
+              maxPets: options.maxPets,
+              seed,
+              onNotice: (line) => notice(`${line}\n`),
+            })
+          : undefined;
+        const serverOptions = {
           apiKeys,
           basePath: options.basePath,
           seed,
@@ -62,16 +103,19 @@ export function serveCommand(io: CliIo) {
           control: options.control,
           docs: options.docs,
           ...(log ? { onRequest: log } : {}),
-        });
+        };
+        server = store ? createServer({ ...serverOptions, store }) : createServer(serverOptions);
       } catch (error) {
-        if (error instanceof SeedError) throw new UsageError(error.message);
+        if (error instanceof SeedError || error instanceof StoreOpenError) throw new UsageError(error.message);
         throw error;
       }
-      const persistence = options.state
-        ? persistPeriodically(options.state, server.store, options.stateInterval * 1000, (error) =>
-            io.stderr.write(`petstore: cannot write ${options.state}: ${(error as Error).message}\n`),
-          )
-        : undefined;
+      const memory = server.store instanceof PetStore ? server.store : undefined;
+      const persistence =
+        options.state && memory
+          ? persistPeriodically(options.state, memory, options.stateInterval * 1000, (error) =>
+              io.stderr.write(`petstore: cannot write ${options.state}: ${(error as Error).message}\n`),
+            )
+          : undefined;
       // Only pets read from the file are on disk already; a seed (or nothing) is written on
       // the first tick or at shutdown, so --state FILE always leaves FILE behind.
       if (fromState) persistence?.markWritten();
@@ -79,14 +123,20 @@ export function serveCommand(io: CliIo) {
       try {
         url = await server.listen(options.port, options.host);
       } catch (error) {
+        await server.close();
+        if (error instanceof StoreUnavailableError) throw new UsageError(`cannot read the shared store's settings: ${error.message}`);
         const code = (error as NodeJS.ErrnoException).code;
         throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${code ?? (error as Error).message}`);
       }
+      const pets = await server.store.count();
       const key = apiKeys.length === 0 ? DEVELOPMENT_API_KEY : '<API_KEY>';
       notice(
         [
           `petstore: serving the Pet Store Service Interface v1.0.0 at ${url}`,
-          `  pets: ${server.store.size}${fromState ? ` from ${options.state}` : options.seed ? ` from ${options.seed}` : ''}${options.state ? `; kept in ${options.state}` : ''}; ids: ${options.ids}; clock: ${new Date(server.clock.now()).toISOString()}`,
+          `  pets: ${pets}${fromState ? ` from ${options.state}` : options.seed ? ` from ${options.seed}` : ''}${options.state ? `; kept in ${options.state}` : ''}; ids: ${options.ids}; clock: ${new Date(server.clock.now()).toISOString()}`,
+          ...(shared
+            ? [`  store: shared, in Redis at ${redactUrl(options.store)} (keys ${options.storePrefix}*); every instance given it serves the same pets`]
+            : []),
           apiKeys.length === 0
             ? `  auth: Authorization: Bearer ${DEVELOPMENT_API_KEY}   (the development key; choose your own with --api-key, PETSTORE_API_KEYS or --api-keys-file)`
             : `  auth: Authorization: Bearer <API_KEY>   (${apiKeys.length} configured key${apiKeys.length === 1 ? '' : 's'})`,

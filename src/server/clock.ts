@@ -6,6 +6,10 @@
 export interface Clock {
   now(): number;
   set(instant: Date): void;
+  /** Milliseconds the clock is ahead of the real time (negative: behind). */
+  offsetMs(): number;
+  /** Sets the clock `ms` ahead of the real time: how instances sharing a store keep one clock. */
+  setOffsetMs(ms: number): void;
   /** Whether the clock runs with no offset from the real time: then Node.js's own `Date` header is this clock's. */
   isRealTime(): boolean;
   /** The current time as an HTTP-date (RFC 9110 §5.6.7), computed at most once a second. */
@@ -21,6 +25,11 @@ export function createClock(start?: Date): Clock {
     isRealTime: () => offset === 0,
     set(instant) {
       offset = instant.getTime() - Date.now();
+      cachedSecond = NaN;
+    },
+    offsetMs: () => offset,
+    setOffsetMs(ms) {
+      offset = ms;
       cachedSecond = NaN;
     },
     httpDate() {

@@ -7,7 +7,7 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Socket } from 'node:net';
 import { operations as specOperations, type OperationDescriptor } from '../../spec/operations.js';
-import { PetStore, SeedError, type IdMode, type SeedPet } from '../store/index.js';
+import { PetStore, SeedError, type IdMode, type SeedPet, type Store } from '../store/index.js';
 import { createAuthenticator } from './auth.js';
 import { createClock, type Clock } from './clock.js';
 import { DEFAULT_BASE_PATH, DEVELOPMENT_API_KEY, defaultLimits, type Limits } from './decisions.js';
@@ -22,6 +22,7 @@ import { CONTROL_PREFIX, createControlHandler } from './control/routes.js';
 import { createDocsHandler, DOCS_PREFIX, isDocsTarget } from './docs.js';
 import { FaultTable } from './control/faults.js';
 import { createJournalReader, Journal, keepBytes, type JournalEntry, type JournalReader, type JournalRecord } from './control/journal.js';
+import { shareControl, type SharedControl } from './control/shared.js';
 import type { HeaderList } from './headers.js';
 
 export interface ServerOptions {
@@ -37,6 +38,13 @@ export interface ServerOptions {
   seed?: Iterable<SeedPet>;
   /** How ids are assigned: `sequential` (1, 2, 3…, the default), `large` (from 2^53 + 1) or `random` (any positive int64). */
   ids?: IdMode;
+  /**
+   * Where the pets live: a new in-memory PetStore by default (from `seed`,
+   * `ids` and `limits.maxPets`), or a store opened already, such as a shared
+   * RedisStore (openRedisStore), which has its own seed, ids and capacity.
+   * The server closes it when it closes.
+   */
+  store?: Store;
   /** The server clock's starting instant; the real time by default. */
   now?: Date;
   limits?: Partial<Limits>;
@@ -54,9 +62,9 @@ export interface ServerOptions {
   random?: () => number;
 }
 
-export interface PetstoreServer {
+export interface PetstoreServer<S extends Store = PetStore> {
   readonly http: http.Server;
-  readonly store: PetStore;
+  readonly store: S;
   readonly clock: Clock;
   readonly basePath: string;
   readonly apiKeys: readonly string[];
@@ -65,7 +73,7 @@ export interface PetstoreServer {
   /** Faults injected per operation. */
   readonly faults: FaultTable;
   /** Back to the pets the server started with (the seed): every pet created since is forgotten. */
-  reset(): void;
+  reset(): ReturnType<S['reset']>;
   /** Listens on `port` (0 for an ephemeral one) and resolves with the base URL. */
   listen(port?: number, host?: string): Promise<string>;
   /** Stops accepting, lets in-flight requests finish for up to `graceMs`, then cuts the rest. */
@@ -78,22 +86,15 @@ export function normaliseBasePath(path: string): string {
   return trimmed === '' || trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
-export function createServer(options: ServerOptions = {}): PetstoreServer {
+export function createServer(options?: ServerOptions & { store?: undefined }): PetstoreServer<PetStore>;
+export function createServer<S extends Store>(options: ServerOptions & { store: S }): PetstoreServer<S>;
+export function createServer(options: ServerOptions = {}): PetstoreServer<Store> {
   const limits: Limits = { ...defaultLimits, ...options.limits };
   const basePath = normaliseBasePath(options.basePath ?? DEFAULT_BASE_PATH);
   const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [DEVELOPMENT_API_KEY];
   const operations = options.operations ?? specOperations;
   const clock = createClock(options.now);
-  const store = new PetStore({ maxPets: limits.maxPets, ids: options.ids ?? 'sequential' });
-  for (const pet of options.seed ?? []) {
-    const created = store.create(pet, pet.id);
-    if (created.ok) continue;
-    if (created.reason === 'taken') throw new SeedError(`two pets of the seed have the id ${pet.id}`);
-    throw new SeedError(`the seed holds more than the ${limits.maxPets} pets the store may hold (--max-pets)`);
-  }
-  // Pets never change, so the seed is the store's first pets: a reset truncates back to them.
-  const seedSize = store.size;
-  const reset = () => store.truncate(seedSize);
+  const store: Store = options.store ?? seededMemoryStore(options, limits);
 
   // Set at shutdown: every answer from then on closes its connection.
   let closing = false;
@@ -103,6 +104,11 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
   const onError = options.onError ?? ((error: unknown) => console.error('petstore: unexpected error:', error));
   const respond = createResponder(clock, { closing: () => closing, answered, failed: onError });
   const faults = new FaultTable(options.random);
+  // With a shared store, the control API's settings are shared too (control/shared.ts); the
+  // server listens once the latest of them is taken up.
+  const sharing = store.channel ? shareControl(store.channel, { clock, faults, journal }) : undefined;
+  sharing?.catch(() => {}); // listen() reports it
+  const shared: SharedControl | undefined = sharing && { announce: (change) => sharing.then((s) => s.announce(change)) };
   const authenticate = createAuthenticator(apiKeys);
   const handle = createRequestHandler({
     operations,
@@ -117,7 +123,17 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
   const control =
     options.control === false
       ? undefined
-      : createControlHandler({ store, reset, clock, faults, journal, respond, authenticate, limits, operationIds: operations.map((op) => op.operationId) });
+      : createControlHandler({
+          store,
+          clock,
+          faults,
+          journal,
+          respond,
+          authenticate,
+          limits,
+          operationIds: operations.map((op) => op.operationId),
+          ...(shared ? { shared } : {}),
+        });
   // The page yields to an interface that lives under /docs itself.
   const docs = options.docs === false || basePath === DOCS_PREFIX ? undefined : createDocsHandler(operations, basePath, respond);
   const isControl = (url: string | undefined) =>
@@ -153,8 +169,9 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
     apiKeys,
     journal,
     faults,
-    reset,
-    listen(port = 0, host = '127.0.0.1') {
+    reset: () => store.reset(),
+    async listen(port = 0, host = '127.0.0.1') {
+      await sharing;
       return new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {
@@ -166,22 +183,43 @@ export function createServer(options: ServerOptions = {}): PetstoreServer {
         });
       });
     },
-    close(graceMs = limits.shutdownGraceMs) {
-      return new Promise((resolve) => {
-        if (!server.listening) return resolve();
-        // Not unref'd: a connection that is open but idle (a lingering one
-        // not reading) does not keep the process alive, and the close must
-        // still complete rather than leave its caller waiting for ever.
-        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-        server.close(() => {
-          clearTimeout(timer);
-          resolve();
-        });
+    async close(graceMs = limits.shutdownGraceMs) {
+      await closeListener(server, graceMs, () => {
         closing = true;
-        server.closeIdleConnections();
       });
+      await store.close?.();
     },
   };
+}
+
+/** The in-memory store of `options`, holding the seed's pets (a reset comes back to them). */
+function seededMemoryStore(options: ServerOptions, limits: Limits): PetStore {
+  const store = new PetStore({ maxPets: limits.maxPets, ids: options.ids ?? 'sequential' });
+  for (const pet of options.seed ?? []) {
+    const created = store.create(pet, pet.id);
+    if (created.ok) continue;
+    if (created.reason === 'taken') throw new SeedError(`two pets of the seed have the id ${pet.id}`);
+    throw new SeedError(`the seed holds more than the ${limits.maxPets} pets the store may hold (--max-pets)`);
+  }
+  store.markSeed();
+  return store;
+}
+
+/** Stops accepting, lets in-flight requests finish for up to `graceMs`, then cuts the rest. */
+function closeListener(server: http.Server, graceMs: number, beginClosing: () => void): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    // Not unref'd: a connection that is open but idle (a lingering one
+    // not reading) does not keep the process alive, and the close must
+    // still complete rather than leave its caller waiting for ever.
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    beginClosing();
+    server.closeIdleConnections();
+  });
 }
 
 /**

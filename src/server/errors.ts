@@ -53,6 +53,12 @@ export const errorCatalog = {
     meaning:
       'A fault injected through the control API (`PUT /__control/faults/{operationId}`), with the status chosen there (503 when none was); the `Petstore-Fault` header says so.',
   },
+  store_unavailable: {
+    status: 503,
+    scope: 'every',
+    meaning:
+      'The shared store (`--store redis://…`) cannot be reached or did not answer in time; `Retry-After` says when to try again. Never answered by the in-memory store.',
+  },
   internal_error: { status: 500, scope: 'every', meaning: 'A bug in the server. It never answers this to anything a client sends; please report it.' },
   storage_full: { status: 507, scope: 'create', meaning: 'The store holds `--max-pets` animals already; existing animals are intact.' },
 } as const satisfies Record<string, { status: number; scope: ErrorScope; meaning: string }>;

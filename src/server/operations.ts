@@ -4,16 +4,17 @@
  * receives parameters that already satisfy the spec.
  */
 import type { PetStatus } from '../../spec/types.js';
-import { readNewPet, type PetStore } from '../store/index.js';
+import { readNewPet, type Store } from '../store/index.js';
 import { readJsonBody } from './body.js';
 import type { Limits } from './decisions.js';
 import type { ParamValues } from './params.js';
 import type { Exchange, Responder } from './respond.js';
+import { settle } from './settle.js';
 
 export type OperationHandler = (x: Exchange, params: ParamValues) => void;
 
 export interface OperationDeps {
-  readonly store: PetStore;
+  readonly store: Store;
   readonly limits: Limits;
   readonly respond: Responder;
 }
@@ -28,23 +29,25 @@ export function createOperationHandlers({ store, limits, respond }: OperationDep
   return {
     listPets(x, params) {
       const limit = Number(params['limit']);
-      respond.send(x, 200, store.list(limit, params['status'] as PetStatus | undefined));
+      settle(x, respond, store.list(limit, params['status'] as PetStatus | undefined), (page) => respond.send(x, 200, page));
     },
 
     getPet(x, params) {
       const id = params['petId'] as bigint;
-      const json = store.get(id);
-      if (json === undefined) respond.sendError(x, 'pet_not_found', `no animal has id ${id}`);
-      else respond.send(x, 200, json);
+      settle(x, respond, store.get(id), (json) => {
+        if (json === undefined) respond.sendError(x, 'pet_not_found', `no animal has id ${id}`);
+        else respond.send(x, 200, json);
+      });
     },
 
     createPet(x) {
       readJsonBody(x, respond, bodyRules, (body) => {
         const newPet = readNewPet(body);
         if (!newPet.ok) return respond.sendError(x, 'invalid_body', newPet.message);
-        const created = store.create(newPet.pet);
-        if (!created.ok) return respond.sendError(x, 'storage_full', `the store is full (${store.capacity} animals); nothing was created`);
-        respond.send(x, 201, created.json);
+        settle(x, respond, store.create(newPet.pet), (created) => {
+          if (!created.ok) return respond.sendError(x, 'storage_full', `the store is full (${store.capacity} animals); nothing was created`);
+          respond.send(x, 201, created.json);
+        });
       });
     },
   };

@@ -1,5 +1,6 @@
 export { PetStore } from './pet-store.js';
-export type { PetStoreOptions, CreateResult } from './pet-store.js';
+export type { PetStoreOptions } from './pet-store.js';
+export type { CreateResult } from './store.js';
 export { readNewPet } from './new-pet.js';
 export type { NewPetResult } from './new-pet.js';
 export { parseSeed, seedPets, readSeedText, loadSeedFile, SeedError } from './seed.js';
@@ -7,3 +8,7 @@ export type { SeedPet } from './seed.js';
 export { ID_MODES, isPetId } from './ids.js';
 export type { IdMode } from './ids.js';
 export { readStateFile, writeStateFile, persistPeriodically, removeStaleTemporaries } from './state-file.js';
+export { StoreUnavailableError } from './store.js';
+export type { Store, Maybe, CreateManyResult } from './store.js';
+export { openRedisStore, isRedisUrl, redactUrl, RedisStore, StoreOpenError, DEFAULT_REDIS_PREFIX } from './redis-store.js';
+export type { RedisStoreOptions } from './redis-store.js';

@@ -22,6 +22,7 @@ import { componentSchema } from '../../spec/operations.js';
 import type { NewPet, PetStatus } from '../../spec/types.js';
 import { compileObjectSerializer } from '../../spec/schema/serialize.js';
 import { createRandomIds, idBase, idStep, MAX_INT64, nextIdAfter, type IdMode } from './ids.js';
+import type { CreateManyResult, CreateResult, Store } from './store.js';
 
 export interface PetStoreOptions {
   /** The most pets the store holds; creation beyond it is refused. */
@@ -30,8 +31,7 @@ export interface PetStoreOptions {
   ids?: IdMode;
 }
 
-/** `taken`: a pet with the requested id exists already. */
-export type CreateResult = { ok: true; id: bigint; json: Buffer } | { ok: false; reason: 'full' | 'taken' };
+export type { CreateResult } from './store.js';
 
 /** A Pet's JSON: the spec's Pet properties, in the spec's order (id first). */
 const petJson = compileObjectSerializer(componentSchema('Pet'));
@@ -76,7 +76,8 @@ class BigIntList {
   }
 }
 
-export class PetStore {
+export class PetStore implements Store {
+  readonly kind = 'memory';
   private arena = Buffer.allocUnsafe(ARENA_START_BYTES);
   private used = 0;
   /** ends.values[i] is where the bytes of the pet at index i end (its trailing comma excluded). */
@@ -93,6 +94,8 @@ export class PetStore {
   private highest: bigint;
   private readonly randomId = createRandomIds();
   private changes = 0;
+  /** How many pets the seed gave: reset() truncates back to them. */
+  private seedSize = 0;
   /** Full pages by status (NO_STATUS: unfiltered) and limit; emptied by truncate and clear. */
   private pages = new Map<string, Map<number, Buffer>>();
   private pageBytes = 0;
@@ -116,6 +119,34 @@ export class PetStore {
 
   get capacity(): number {
     return this.options.maxPets;
+  }
+
+  count(): number {
+    return this.size;
+  }
+
+  /** The pets held now are the seed: reset() comes back to them. */
+  markSeed(): void {
+    this.seedSize = this.size;
+  }
+
+  reset(): void {
+    this.truncate(this.seedSize);
+  }
+
+  snapshot(): Buffer {
+    return this.toJsonArray();
+  }
+
+  createMany(pets: readonly NewPet[]): CreateManyResult {
+    if (this.size + pets.length > this.capacity) return { ok: false, reason: 'full' };
+    // The capacity was checked, and no id is requested: every create succeeds.
+    const ids: bigint[] = [];
+    for (const pet of pets) {
+      const created = this.create(pet);
+      if (created.ok) ids.push(created.id);
+    }
+    return { ok: true, ids, size: this.size };
   }
 
   /** Changes on every creation and every clear: whether a snapshot is out of date. */
@@ -310,6 +341,7 @@ export class PetStore {
   /** Forgets every pet; ids start again from the first of the mode. */
   clear(): void {
     this.changes++;
+    this.seedSize = 0;
     this.forgetPages();
     this.arena = Buffer.allocUnsafe(ARENA_START_BYTES);
     this.used = 0;

@@ -16,7 +16,7 @@ export interface TestServer {
   readonly api: Api;
 }
 
-export async function startTestServer(t: Test, options: ServerOptions = {}): Promise<TestServer> {
+export async function startTestServer(t: Test, options: Omit<ServerOptions, 'store'> = {}): Promise<TestServer> {
   const server = createServer({ onError: (error) => t.fail(`the server reported an unexpected error: ${String(error)}`), ...options });
   const url = await server.listen(0, '127.0.0.1');
   t.teardown(() => server.close());

@@ -2,6 +2,7 @@
 // decision D9: bodies are `application/json; charset=utf-8`, an Error's status
 // is the HTTP status and its code comes from the one catalogue.
 import t, { type Test } from 'tap';
+import { StoreUnavailableError, type Store } from '../../src/store/index.js';
 import { errorCatalog, errorJson } from '../../src/server/index.js';
 import type { ApiResponse, CallOptions } from '../helpers/http.js';
 import { checkAgainstSpec } from '../helpers/oracle.js';
@@ -65,6 +66,9 @@ t.test('every error code of the catalogue is answered with an Error body whose s
     throw new Error('the store failed');
   };
   seen.set('internal_error', await api('/pets'));
+  // A shared store that cannot answer (Redis away) is a 503, never a 500.
+  (server.store as Store).create = () => Promise.reject(new StoreUnavailableError('Redis is away'));
+  seen.set('store_unavailable', await api('/pets', { json: { name: 'Rex', categoryId: 1 } }));
 
   for (const code of Object.keys(errorCatalog)) {
     const r = seen.get(code);

@@ -41,6 +41,12 @@ export class FaultTable {
     this.faults.clear();
   }
 
+  /** Every fault at once: another instance's table, shared through the store. */
+  replace(entries: Record<string, Fault>): void {
+    this.faults.clear();
+    for (const [operationId, fault] of Object.entries(entries)) this.faults.set(operationId, fault);
+  }
+
   entries(): Record<string, Fault> {
     return Object.fromEntries(this.faults);
   }

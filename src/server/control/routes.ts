@@ -8,7 +8,7 @@ import { controlOpenapi } from '../../../spec/control-openapi.js';
 import { derefAll, describeOperations, type Schema } from '../../../spec/operations.js';
 import { stringifyJson, type JsonObject, type JsonValue } from '../../../spec/json/index.js';
 import { compileSchema } from '../../../spec/schema/validate.js';
-import { readNewPet, type PetStore } from '../../store/index.js';
+import { readNewPet, type NewPetResult, type Store } from '../../store/index.js';
 import type { AuthOutcome } from '../auth.js';
 import { readJsonBody } from '../body.js';
 import type { Clock } from '../clock.js';
@@ -17,20 +17,23 @@ import { statusOf } from '../errors.js';
 import { createRequestHandler, type RequestHandler } from '../handler.js';
 import type { OperationHandler } from '../operations.js';
 import type { Exchange, Responder } from '../respond.js';
+import { settle } from '../settle.js';
 import { readInstant } from '../instant.js';
 import type { FaultTable } from './faults.js';
 import type { Journal } from './journal.js';
 import { journalHar } from './har.js';
+import type { ControlChange, SharedControl } from './shared.js';
 
 export const CONTROL_PREFIX = '/__control';
 
 export interface ControlDeps {
-  readonly store: PetStore;
-  readonly reset: () => void;
+  readonly store: Store;
   readonly clock: Clock;
   readonly faults: FaultTable;
   readonly journal: Journal;
   readonly respond: Responder;
+  /** With a shared store: tells the other instances of each change, which the answer waits for. */
+  readonly shared?: SharedControl;
   readonly authenticate: (header: string | undefined) => AuthOutcome;
   readonly limits: Limits;
   /** The interface's operationIds: the ones a fault can target. */
@@ -45,7 +48,9 @@ const validatePets = compileSchema(derefAll(controlOpenapi, controlOpenapi.paths
 
 export function createControlHandler(deps: ControlDeps): RequestHandler {
   const { store, clock, faults, journal, respond, limits } = deps;
-  const summary = () => stringifyJson({ pets: BigInt(store.size), clock: new Date(clock.now()).toISOString() });
+  /** Answers the number of pets and the clock, once the store has counted. */
+  const summarise = (x: Exchange) =>
+    settle(x, respond, store.count(), (size) => respond.send(x, 200, stringifyJson({ pets: BigInt(size), clock: new Date(clock.now()).toISOString() })));
 
   const bodyRules = { maxBytes: limits.maxControlBodyBytes, parse: { maxDepth: 8, maxMembers: 1_000_000 }, expected: 'JSON' };
 
@@ -63,45 +68,42 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
   // methods and parameters are the interface's own pipeline (handler.ts).
   const handlers: Record<string, OperationHandler> = {
     readControlSpec: (x) => respond.send(x, 200, specJson),
-    readState: (x) => {
-      const pets = store.toJsonArray().toString('utf8');
-      respond.send(
-        x,
-        200,
-        `{"clock":${JSON.stringify(new Date(clock.now()).toISOString())},"faults":${JSON.stringify(faults.entries())},"journal":${journal.size},"pets":${pets}}`,
-      );
-    },
-    reset: (x) => {
-      // The clock is left as it is: PUT /clock moves it.
-      deps.reset();
-      faults.clear();
-      journal.clear();
-      respond.send(x, 200, summary());
-    },
-    loadPets: (x) =>
-      body(x, validatePets, (value) => {
-        const entries = value as JsonValue[];
-        if (store.size + entries.length > store.capacity) {
-          return respond.sendError(x, 'storage_full', `${entries.length} pets would put the store over its capacity of ${store.capacity}; nothing was created`);
-        }
-        // Every entry is a NewPet (the spec's body schema says so); readNewPet keeps only its fields.
-        // The capacity was checked above, and no id is requested: every create succeeds.
-        const ids: bigint[] = [];
-        for (const entry of entries) {
-          const created = store.create((readNewPet(entry) as Extract<ReturnType<typeof readNewPet>, { ok: true }>).pet);
-          if (created.ok) ids.push(created.id);
-        }
+    readState: (x) =>
+      settle(x, respond, store.snapshot(), (pets) =>
         respond.send(
           x,
-          201,
-          stringifyJson({
-            created: BigInt(entries.length),
-            // With random ids the first and the last do not say which ids lie between: `ids` lists them.
-            ...(ids.length ? { firstId: ids[0] as bigint, lastId: ids[ids.length - 1] as bigint } : {}),
-            pets: BigInt(store.size),
-            ids,
-          }),
-        );
+          200,
+          `{"clock":${JSON.stringify(new Date(clock.now()).toISOString())},"faults":${JSON.stringify(faults.entries())},"journal":${journal.size},"pets":${pets.toString('utf8')}}`,
+        ),
+      ),
+    reset: (x) =>
+      settle(x, respond, store.reset(), () => {
+        // The clock is left as it is: PUT /clock moves it.
+        faults.clear();
+        journal.clear();
+        settle(x, respond, announce(deps, 'reset'), () => summarise(x));
+      }),
+    loadPets: (x) =>
+      body(x, validatePets, (value) => {
+        // Every entry is a NewPet (the spec's body schema says so); readNewPet keeps only its fields.
+        const pets = (value as JsonValue[]).map((entry) => (readNewPet(entry) as Extract<NewPetResult, { ok: true }>).pet);
+        settle(x, respond, store.createMany(pets), (created) => {
+          if (!created.ok) {
+            return respond.sendError(x, 'storage_full', `${pets.length} pets would put the store over its capacity of ${store.capacity}; nothing was created`);
+          }
+          const { ids, size } = created;
+          respond.send(
+            x,
+            201,
+            stringifyJson({
+              created: BigInt(pets.length),
+              // With random ids the first and the last do not say which ids lie between: `ids` lists them.
+              ...(ids.length ? { firstId: ids[0] as bigint, lastId: ids[ids.length - 1] as bigint } : {}),
+              pets: BigInt(size),
+              ids,
+            }),
+          );
+        });
       }),
     setClock: (x) =>
       body(x, validateClock, (value) => {
@@ -112,7 +114,7 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
           if (!instant) return respond.sendError(x, 'invalid_body', 'now must be an ISO 8601 instant such as 2030-12-05T00:00:00Z, or null');
           clock.set(instant);
         }
-        respond.send(x, 200, summary());
+        settle(x, respond, announce(deps, 'clock'), () => summarise(x));
       }),
     ...faultHandlers(deps, body),
     ...journalHandlers(deps),
@@ -128,6 +130,11 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
   });
 }
 
+/** Tells the other instances sharing the store (none with the in-memory store: nothing to wait for). */
+function announce(deps: ControlDeps, change: ControlChange): Promise<void> | undefined {
+  return deps.shared?.announce(change);
+}
+
 type BodyReader = (x: Exchange, validate: ReturnType<typeof compileSchema>, then: (value: JsonValue) => void) => void;
 
 /** The faults of the control API: list, set and clear, per operation of the interface. */
@@ -137,7 +144,7 @@ function faultHandlers(deps: ControlDeps, body: BodyReader): Record<string, Oper
     listFaults: (x) => respond.send(x, 200, JSON.stringify(faults.entries())),
     clearFaults: (x) => {
       faults.clear();
-      respond.send(x, 204, undefined);
+      settle(x, respond, announce(deps, 'faults'), () => respond.send(x, 204, undefined));
     },
     setFault: (x, params) => {
       const operationId = params['operationId'] as string;
@@ -155,13 +162,13 @@ function faultHandlers(deps: ControlDeps, body: BodyReader): Record<string, Oper
           dropRate: Number(value['dropRate'] ?? 0),
         };
         faults.set(operationId, fault);
-        respond.send(x, 200, JSON.stringify(fault));
+        settle(x, respond, announce(deps, 'faults'), () => respond.send(x, 200, JSON.stringify(fault)));
       });
     },
     clearFault: (x, params) => {
       const operationId = params['operationId'] as string;
       if (!faults.delete(operationId)) return respond.sendError(x, 'route_not_found', `no fault on ${operationId}`);
-      respond.send(x, 204, undefined);
+      settle(x, respond, announce(deps, 'faults'), () => respond.send(x, 204, undefined));
     },
   };
 }
@@ -185,7 +192,7 @@ function journalHandlers(deps: ControlDeps): Record<string, OperationHandler> {
     },
     clearJournal: (x) => {
       journal.clear();
-      respond.send(x, 204, undefined);
+      settle(x, respond, announce(deps, 'journal'), () => respond.send(x, 204, undefined));
     },
   };
 }
