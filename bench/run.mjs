@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
  * npm run bench [-- --quick] [-- --generator wrk|autocannon] [-- --seconds N] [-- --rounds N]
+ *                [-- --against DIR] [-- --no-redis]
  *
  * Side-by-side throughput and latency of the reference server, the bare
  * node:http ceiling and Prism 5.12 (static and dynamic), on the interface's
@@ -21,6 +22,16 @@
  * autocannon from devDependencies. A run where the generator used over 90% of
  * its core is marked "generator-bound": then the figure is the generator's
  * ceiling, not the server's.
+ *
+ * --against DIR adds another checkout's reference server (DIR, built) to the
+ * side-by-side rounds as `reference@DIR`: a before/after comparison run in
+ * the same rounds, so the machine's drift hits both alike.
+ *
+ * The shared store: when redis-server is on PATH (and not --no-redis), the
+ * in-memory reference and the same server with --store redis:// are run side
+ * by side on the same scenarios, and one Redis-backed instance against two
+ * sharing one Redis (each loaded with half the connections at once), with
+ * the CPU each process spent, to show where the time goes.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,6 +48,8 @@ const { values: args } = parseArgs({
     seconds: { type: 'string' },
     rounds: { type: 'string' },
     connections: { type: 'string', default: '50' },
+    against: { type: 'string' },
+    'no-redis': { type: 'boolean', default: false },
   },
 });
 const quick = args.quick;
@@ -265,12 +278,14 @@ function seedFile(count) {
   return file;
 }
 
-const reference = (seed) => [
-  'reference',
+const reference = (seed, { name = 'reference', checkout = root, extra = [] } = {}) => [
+  name,
   process.execPath,
-  [join(root, 'bin/petstore.js'), 'serve', '--port', '0', '--quiet', '--api-key', KEY, ...(seed ? ['--seed', seed] : [])],
+  [join(checkout, 'bin/petstore.js'), 'serve', '--port', '0', '--quiet', '--api-key', KEY, ...(seed ? ['--seed', seed] : []), ...extra],
   /at http:\/\/127\.0\.0\.1:(\d+)\/v1/,
 ];
+/** Another checkout's reference server, for a before/after comparison in the same rounds. */
+const referenceAt = (seed, dir) => reference(seed, { name: `reference@${dir.replace(/\/+$/, '').split('/').pop()}`, checkout: dir });
 const ceiling = () => ['ceiling', process.execPath, [join(root, 'bench/ceiling.mjs'), '0'], /listening on (\d+)/];
 // Not a target: the same bare server writing through the reference's outbox,
 // to show what that write policy is worth apart from the rest of the server.
@@ -303,7 +318,14 @@ async function main() {
   // ---- Throughput, side by side -------------------------------------------------------
   const seed = seedFile(1000);
   // The ceiling and the reference side by side, so that each pair of runs is as close in time as can be.
-  const servers = [ceiling(), reference(seed), ceilingOutbox(), await prism(false), ...(quick ? [] : [await prism(true)])];
+  const servers = [
+    ceiling(),
+    reference(seed),
+    ...(args.against ? [referenceAt(seed, args.against)] : []),
+    ceilingOutbox(),
+    await prism(false),
+    ...(quick ? [] : [await prism(true)]),
+  ];
   const scenarios = [
     { name: 'GET /pets?limit=20', method: 'GET', path: '/pets?limit=20', auth: true },
     { name: 'GET /pets/{id}', method: 'GET', path: '/pets/7', auth: true },
@@ -400,6 +422,7 @@ async function main() {
   console.log('|---|---:|');
   for (const [name, rss] of peakRss) console.log(`| ${name} | ${rss ? fmt(rss / 2 ** 20, 1) : '–'} |`);
   console.log('');
+  if (!args['no-redis']) await sharedStore(seed, scenarios);
 
   // ---- Flat with size: 1k vs 1M pets ----------------------------------------------------
   const big = quick ? 100_000 : 1_000_000;
@@ -507,6 +530,89 @@ async function main() {
   console.log(
     `  the floor: the suite's client alone (bench/client-floor.mjs, ${fmt(result.requests)} requests, 8 in flight, nothing generated or judged, from a fresh process) ${floorSeconds === undefined ? `failed: ${floor.stderr.trim().split('\n')[0]}` : `${fmt(floorSeconds, 2)} s = ${fmt(result.requests / floorSeconds)} req/s`}`,
   );
+}
+
+/**
+ * The shared store beside the in-memory default: the same scenarios, rounds
+ * interleaved as above, then one Redis-backed instance against two sharing
+ * one Redis. Redis runs on the generator's core (there are two): what it
+ * spends there is shown, as is every process's CPU per request.
+ */
+async function sharedStore(seed, scenarios) {
+  if (spawnSync('redis-server', ['--version']).error !== undefined) {
+    console.log('(shared store skipped: redis-server is not on PATH; apt-get install redis-server)');
+    console.log('');
+    return;
+  }
+  const port = await freePort();
+  const [redisCmd, redisArgs] = pinned(1, 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--logfile', '']);
+  const redis = spawn(redisCmd, redisArgs, { stdio: 'ignore' });
+  children.add(redis);
+  while (!(await accepts(port))) await new Promise((r) => setTimeout(r, 100));
+  const url = `redis://127.0.0.1:${port}/0`;
+  const memory = await startServer(...reference(seed, { name: 'in memory' }));
+  const shared = await startServer(...reference(seed, { name: 'redis', extra: ['--store', url] }));
+  const sides = [memory, shared];
+  const sharedRounds = quick ? 1 : Math.max(3, Math.ceil(rounds / 3));
+  console.log(`## Shared store: in memory vs --store redis:// (${sharedRounds} round(s), median; Redis on core 1 with the generator)`);
+  console.log('');
+  console.log(
+    '| scenario | in memory req/s | redis req/s | redis × memory | in memory p50 ms | redis p50 ms | redis p99 ms | CPU µs per request: server / redis-server |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const scenario of scenarios) {
+    const runs = new Map(sides.map((side) => [side.name, []]));
+    const cpu = { server: 0, redis: 0, requests: 0 };
+    const run = async (side) => {
+      await settle([...sides, { child: redis }]);
+      const before = [cpuSeconds(side.child.pid) ?? 0, cpuSeconds(redis.pid) ?? 0];
+      const r = await load({ port: side.port, method: scenario.method, path: `/v1${scenario.path}`, body: scenario.body, auth: scenario.auth, seconds });
+      if (side === shared) {
+        cpu.server += (cpuSeconds(side.child.pid) ?? 0) - before[0];
+        cpu.redis += (cpuSeconds(redis.pid) ?? 0) - before[1];
+        cpu.requests += r.rps * seconds;
+      }
+      return r;
+    };
+    if (!quick) for (const side of sides) await run(side);
+    for (let round = 0; round < sharedRounds; round++) {
+      for (const side of round % 2 === 0 ? sides : [...sides].reverse()) runs.get(side.name).push(await run(side));
+    }
+    const m = runs.get('in memory');
+    const r = runs.get('redis');
+    const perRequest = (seconds) => (cpu.requests ? fmt((seconds / cpu.requests) * 1e6, 1) : '–');
+    console.log(
+      `| ${scenario.name} | ${fmt(median(m.map((x) => x.rps)))} | ${fmt(median(r.map((x) => x.rps)))} | ${fmt(median(r.map((x, i) => x.rps / m[i].rps)), 2)} | ${fmt(median(m.map((x) => x.p50)), 2)} | ${fmt(median(r.map((x) => x.p50)), 2)} | ${fmt(median(r.map((x) => x.p99)), 2)} | ${perRequest(cpu.server)} / ${perRequest(cpu.redis)} |`,
+    );
+  }
+  await stopServer(memory);
+  // One instance against two sharing one Redis: the same connections in all, split across the two.
+  const second = await startServer(...reference(undefined, { name: 'redis #2', extra: ['--store', url] }));
+  console.log('');
+  console.log(`| one vs two instances sharing one Redis (${connections} connections in all) | one instance req/s | two instances req/s (sum) | two × one |`);
+  console.log('|---|---:|---:|---:|');
+  for (const scenario of scenarios.filter((s) => s.auth)) {
+    const one = [];
+    const two = [];
+    const options = { method: scenario.method, path: `/v1${scenario.path}`, body: scenario.body, auth: true, seconds };
+    for (let round = 0; round < sharedRounds; round++) {
+      await settle([shared, second, { child: redis }]);
+      one.push((await load({ ...options, port: shared.port })).rps);
+      await settle([shared, second, { child: redis }]);
+      const pair = await Promise.all([shared, second].map((side) => load({ ...options, port: side.port, connections: Math.ceil(connections / 2) })));
+      two.push(pair[0].rps + pair[1].rps);
+    }
+    console.log(`| ${scenario.name} | ${fmt(median(one))} | ${fmt(median(two))} | ${fmt(median(two.map((x, i) => x / one[i])), 2)} |`);
+  }
+  console.log('');
+  console.log(
+    'Both instances run on core 0 (where the one instance runs alone), so two can only win by overlapping their waits on Redis; on a machine with a core per instance, the sum is the figure to expect to scale.',
+  );
+  console.log('');
+  await stopServer(second);
+  await stopServer(shared);
+  redis.kill('SIGKILL');
+  children.delete(redis);
 }
 
 main().then(

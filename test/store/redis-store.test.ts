@@ -4,6 +4,7 @@
 // port, without persistence.
 import t, { type Test } from 'tap';
 import { request } from 'undici';
+import { startServer } from '../../src/index.js';
 import { createServer, type PetstoreServer } from '../../src/server/index.js';
 import { openRedisStore, type RedisStore, type RedisStoreOptions } from '../../src/store/index.js';
 import { apiClient, type Api } from '../helpers/http.js';
@@ -255,6 +256,32 @@ t.test('petstore serve --store: a Redis that cannot be reached is exit 2 with on
   });
   t.equal(created.statusCode, 201);
   await created.body.text();
+});
+
+t.test('startServer({ store: url }) serves from Redis, resets and closes it (the library entry point)', async (t) => {
+  const redis = await startRedis(t);
+  const seed = [{ name: 'Rex', categoryId: 1n }];
+  const one = await startServer({ store: redis.url, storePrefix: 'lib:', seed, apiKeys: [KEY] });
+  const two = await startServer({ store: redis.url, storePrefix: 'lib:', seed, apiKeys: [KEY] });
+  const created = await request(`${one.url}/pets`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: '{"name":"Tom","categoryId":2}',
+  });
+  t.equal(await created.body.text(), '{"id":2,"name":"Tom","categoryId":2}');
+  t.equal(
+    await (await request(`${two.url}/pets`, { headers: auth })).body.text(),
+    '[{"id":1,"name":"Rex","categoryId":1},{"id":2,"name":"Tom","categoryId":2}]',
+  );
+  await two.reset();
+  t.equal(
+    await (await request(`${one.url}/pets`, { headers: auth })).body.text(),
+    '[{"id":1,"name":"Rex","categoryId":1}]',
+    'reset() resolves once the store is back to its seed',
+  );
+  await one.close();
+  await two.close();
+  await t.rejects(startServer({ store: 'memcached://x' }), /the store must be memory or a Redis URL/);
 });
 
 /** Polls `read` until it gives `want` (the shared settings travel by pub/sub: milliseconds), or `timeoutMs` passes; answers the last value. */
