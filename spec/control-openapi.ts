@@ -10,6 +10,8 @@ import { openapi } from './openapi.js';
 
 const json = (schema: object) => ({ 'application/json': { schema } });
 const error = (description: string) => ({ description, content: json({ $ref: '#/components/schemas/Error' }) });
+/** With a shared store (`--store redis://…`), what a control call needs of it may be away. */
+const storeAway = error('The shared store (--store redis://…) cannot answer now: store_unavailable, with Retry-After');
 
 export const controlOpenapi = {
   openapi: '3.1.0',
@@ -37,7 +39,11 @@ export const controlOpenapi = {
       get: {
         operationId: 'readState',
         summary: 'The whole state: every pet, the clock, the faults, the journal size',
-        responses: { '200': { description: 'The state', content: json({ $ref: '#/components/schemas/State' }) }, '401': error('Missing or invalid API key') },
+        responses: {
+          '200': { description: 'The state', content: json({ $ref: '#/components/schemas/State' }) },
+          '401': error('Missing or invalid API key'),
+          '503': storeAway,
+        },
       },
     },
     '/reset': {
@@ -48,6 +54,7 @@ export const controlOpenapi = {
         responses: {
           '200': { description: 'The state after the reset', content: json({ $ref: '#/components/schemas/Summary' }) },
           '401': error('Missing or invalid API key'),
+          '503': storeAway,
         },
       },
     },
@@ -60,6 +67,7 @@ export const controlOpenapi = {
           '201': { description: 'How many were created and their ids', content: json({ $ref: '#/components/schemas/Loaded' }) },
           '400': error('The body is not an array of NewPet'),
           '401': error('Missing or invalid API key'),
+          '503': storeAway,
           '507': error('The store would be over --max-pets; nothing was created'),
         },
       },
@@ -73,6 +81,7 @@ export const controlOpenapi = {
           '200': { description: 'The new clock', content: json({ $ref: '#/components/schemas/Summary' }) },
           '400': error('Not an ISO 8601 instant'),
           '401': error('Missing or invalid API key'),
+          '503': storeAway,
         },
       },
     },
@@ -88,7 +97,7 @@ export const controlOpenapi = {
       delete: {
         operationId: 'clearFaults',
         summary: 'Remove every fault',
-        responses: { '204': { description: 'No faults remain' }, '401': error('Missing or invalid API key') },
+        responses: { '204': { description: 'No faults remain' }, '401': error('Missing or invalid API key'), '503': storeAway },
       },
     },
     '/faults/{operationId}': {
@@ -101,6 +110,7 @@ export const controlOpenapi = {
           '200': { description: 'The fault now in force', content: json({ $ref: '#/components/schemas/Fault' }) },
           '400': error('Not a valid fault'),
           '401': error('Missing or invalid API key'),
+          '503': storeAway,
           '404': error('No such operation'),
         },
       },
@@ -108,7 +118,12 @@ export const controlOpenapi = {
         operationId: 'clearFault',
         summary: 'Remove the fault of one operation',
         parameters: [{ name: 'operationId', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: { '204': { description: 'Removed' }, '401': error('Missing or invalid API key'), '404': error('No fault on that operation') },
+        responses: {
+          '204': { description: 'Removed' },
+          '401': error('Missing or invalid API key'),
+          '503': storeAway,
+          '404': error('No fault on that operation'),
+        },
       },
     },
     '/journal.har': {
@@ -135,7 +150,7 @@ export const controlOpenapi = {
       delete: {
         operationId: 'clearJournal',
         summary: 'Empty the journal',
-        responses: { '204': { description: 'Emptied' }, '401': error('Missing or invalid API key') },
+        responses: { '204': { description: 'Emptied' }, '401': error('Missing or invalid API key'), '503': storeAway },
       },
     },
   },
