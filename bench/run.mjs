@@ -194,6 +194,7 @@ async function settle(servers) {
 }
 
 /** Runs the load generator; resolves with { rps, p50, p99, generatorCpu } (latencies in ms). */
+let wrkScripts = 0;
 function load({ port, method, path, body, auth, seconds: duration, connections: conns = connections }) {
   const url = `http://127.0.0.1:${port}${path}`;
   const headers = auth ? { Authorization: `Bearer ${KEY}` } : {};
@@ -201,7 +202,8 @@ function load({ port, method, path, body, auth, seconds: duration, connections: 
   let command;
   let argv;
   if (generator === 'wrk') {
-    const script = join(work, `wrk-${method}.lua`);
+    // One file per run: two runs at once (two instances under load together) must not share one.
+    const script = join(work, `wrk-${method}-${++wrkScripts}.lua`);
     const lines = [
       `wrk.method = "${method}"`,
       'done = function(summary, latency, requests)',
