@@ -26,6 +26,11 @@ import { UsageError, type CliIo } from './io.js';
 import { collect, parseInstant, parseInteger, parsePort } from './options.js';
 
 export function serveCommand(io: CliIo) {
+  return declareServe().action((options) => serve(options, io));
+}
+
+/** The options of `petstore serve`, declared once: the README's table is kept in step by a test. */
+function declareServe() {
   return new Command('serve')
     .description('Start the reference server: the whole v1 interface, stateful and in memory')
     .option('-p, --port <port>', 'port to listen on; 0 picks a free one', parsePort, DEFAULT_PORT)
@@ -64,102 +69,121 @@ export function serveCommand(io: CliIo) {
       new Option('--store-prefix <prefix>', 'put before every key of a shared store, so several stand-ins can share one Redis')
         .env('PETSTORE_STORE_PREFIX')
         .default(DEFAULT_REDIS_PREFIX),
-    )
-    .action(async (options) => {
-      const apiKeys = resolveApiKeys({ flags: options.apiKey ?? [], env: io.env['PETSTORE_API_KEYS'], file: options.apiKeysFile });
-      const log = createRequestLogger(options.quiet ? 'off' : options.log, (line) => io.stdout.write(line));
-      // With --log json every line of stdout is JSON, notices included.
-      const notice = createNoticeWriter(options.log, (text) => io.stdout.write(text));
-      const shared = options.store !== 'memory';
-      if (shared && !isRedisUrl(options.store))
-        throw new UsageError(`--store must be memory or a Redis URL such as redis://127.0.0.1:6379/0, not ${options.store}`);
-      // The shared store keeps the pets itself; a file beside one instance would hold another copy.
-      if (shared && options.state)
-        throw new UsageError('--state keeps an in-memory store in a file; a shared store (--store redis://…) keeps its pets in Redis: give one or the other');
-      let server: PetstoreServer<Store>;
-      let fromState = false;
-      try {
-        // The state file, when there is one, holds every pet (seed included) in id order.
-        const saved = options.state ? await readStateFile(options.state) : undefined;
-        fromState = saved !== undefined;
-        const seed = saved ?? (options.seed ? seedPets(await readSeedText(options.seed), options.seed) : []);
-        const store = shared
-          ? await openRedisStore({
-              url: options.store,
-              prefix: options.storePrefix,
-              ids: options.ids,
-              maxPets: options.maxPets,
-              seed,
-              onNotice: (line) => notice(`${line}\n`),
-            })
-          : undefined;
-        const serverOptions = {
-          apiKeys,
-          basePath: options.basePath,
-          seed,
-          ids: options.ids,
-          ...(options.now ? { now: options.now } : {}),
-          limits: { maxPets: options.maxPets, journalSize: options.journalSize },
-          control: options.control,
-          docs: options.docs,
-          ...(log ? { onRequest: log } : {}),
-        };
-        server = store ? createServer({ ...serverOptions, store }) : createServer(serverOptions);
-      } catch (error) {
-        if (error instanceof SeedError || error instanceof StoreOpenError) throw new UsageError(error.message);
-        throw error;
-      }
-      const memory = server.store instanceof PetStore ? server.store : undefined;
-      const persistence =
-        options.state && memory
-          ? persistPeriodically(options.state, memory, options.stateInterval * 1000, (error) =>
-              io.stderr.write(`petstore: cannot write ${options.state}: ${(error as Error).message}\n`),
-            )
-          : undefined;
-      // Only pets read from the file are on disk already; a seed (or nothing) is written on
-      // the first tick or at shutdown, so --state FILE always leaves FILE behind.
-      if (fromState) persistence?.markWritten();
-      let url: string;
-      try {
-        url = await server.listen(options.port, options.host);
-      } catch (error) {
-        await server.close();
-        if (error instanceof StoreUnavailableError) throw new UsageError(`cannot read the shared store's settings: ${error.message}`);
-        const code = (error as NodeJS.ErrnoException).code;
-        throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${code ?? (error as Error).message}`);
-      }
-      const pets = await server.store.count();
-      const key = apiKeys.length === 0 ? DEVELOPMENT_API_KEY : '<API_KEY>';
-      notice(
-        [
-          `petstore: serving the Pet Store Service Interface v1.0.0 at ${url}`,
-          `  pets: ${pets}${fromState ? ` from ${options.state}` : options.seed ? ` from ${options.seed}` : ''}${options.state ? `; kept in ${options.state}` : ''}; ids: ${options.ids}; clock: ${new Date(server.clock.now()).toISOString()}`,
-          ...(shared
-            ? [`  store: shared, in Redis at ${redactUrl(options.store)} (keys ${options.storePrefix}*); every instance given it serves the same pets`]
-            : []),
-          apiKeys.length === 0
-            ? `  auth: Authorization: Bearer ${DEVELOPMENT_API_KEY}   (the development key; choose your own with --api-key, PETSTORE_API_KEYS or --api-keys-file)`
-            : `  auth: Authorization: Bearer <API_KEY>   (${apiKeys.length} configured key${apiKeys.length === 1 ? '' : 's'})`,
-          `  try:  curl -H 'Authorization: Bearer ${key}' ${url}/pets`,
-          ...(options.docs ? [`  docs: ${new URL(url).origin}/docs   (read and try the API in a browser; the served contract at /docs/openapi.json)`] : []),
-          ...(options.control ? [`  control API: ${new URL(url).origin}/__control (same key; see /__control/openapi.json)`] : []),
-          '  stop: Ctrl-C',
-          '',
-        ].join('\n'),
-      );
-      await new Promise<void>((resolve) => {
-        let stopping = false;
-        const stop = (signal: NodeJS.Signals) => {
-          if (stopping) process.exit(130); // a second signal: the user means it
-          stopping = true;
-          notice(`petstore: ${signal}, finishing in-flight requests\n`);
-          void server
-            .close()
-            .then(() => persistence?.stop())
-            .then(resolve);
-        };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
+    );
+}
+
+type ServeOptions = ReturnType<ReturnType<typeof declareServe>['opts']>;
+
+async function serve(options: ServeOptions, io: CliIo): Promise<void> {
+  const apiKeys = resolveApiKeys({ flags: options.apiKey ?? [], env: io.env['PETSTORE_API_KEYS'], file: options.apiKeysFile });
+  const log = createRequestLogger(options.quiet ? 'off' : options.log, (line) => io.stdout.write(line));
+  // With --log json every line of stdout is JSON, notices included.
+  const notice = createNoticeWriter(options.log, (text) => io.stdout.write(text));
+  const { server, fromState } = await buildServer(options, apiKeys, log, notice);
+  const memory = server.store instanceof PetStore ? server.store : undefined;
+  const persistence =
+    options.state && memory
+      ? persistPeriodically(options.state, memory, options.stateInterval * 1000, (error) =>
+          io.stderr.write(`petstore: cannot write ${options.state}: ${(error as Error).message}\n`),
+        )
+      : undefined;
+  // Only pets read from the file are on disk already; a seed (or nothing) is written on
+  // the first tick or at shutdown, so --state FILE always leaves FILE behind.
+  if (fromState) persistence?.markWritten();
+  let url: string;
+  try {
+    url = await server.listen(options.port, options.host);
+  } catch (error) {
+    await server.close();
+    if (error instanceof StoreUnavailableError) throw new UsageError(`cannot read the shared store's settings: ${error.message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${code ?? (error as Error).message}`);
+  }
+  notice(startupLines(options, { url, pets: await server.store.count(), fromState, apiKeys, clock: server.clock.now() }));
+  await untilSignal(async () => {
+    await server.close();
+    await persistence?.stop();
+  }, notice);
+}
+
+/** The server `options` describe, with its pets: from the state file, the seed, or the shared store. */
+async function buildServer(
+  options: ServeOptions,
+  apiKeys: string[],
+  log: ReturnType<typeof createRequestLogger>,
+  notice: (text: string) => void,
+): Promise<{ server: PetstoreServer<Store>; fromState: boolean }> {
+  const shared = options.store !== 'memory';
+  if (shared && !isRedisUrl(options.store))
+    throw new UsageError(`--store must be memory or a Redis URL such as redis://127.0.0.1:6379/0, not ${options.store}`);
+  // The shared store keeps the pets itself; a file beside one instance would hold another copy.
+  if (shared && options.state)
+    throw new UsageError('--state keeps an in-memory store in a file; a shared store (--store redis://…) keeps its pets in Redis: give one or the other');
+  try {
+    // The state file, when there is one, holds every pet (seed included) in id order.
+    const saved = options.state ? await readStateFile(options.state) : undefined;
+    const seed = saved ?? (options.seed ? seedPets(await readSeedText(options.seed), options.seed) : []);
+    const serverOptions = {
+      apiKeys,
+      basePath: options.basePath,
+      seed,
+      ids: options.ids,
+      ...(options.now ? { now: options.now } : {}),
+      limits: { maxPets: options.maxPets, journalSize: options.journalSize },
+      control: options.control,
+      docs: options.docs,
+      ...(log ? { onRequest: log } : {}),
+    };
+    if (!shared) return { server: createServer(serverOptions), fromState: saved !== undefined };
+    const store = await openRedisStore({
+      url: options.store,
+      prefix: options.storePrefix,
+      ids: options.ids,
+      maxPets: options.maxPets,
+      seed,
+      onNotice: (line) => notice(`${line}\n`),
     });
+    return { server: createServer({ ...serverOptions, store }), fromState: false };
+  } catch (error) {
+    if (error instanceof SeedError || error instanceof StoreOpenError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** What `petstore serve` says once it listens: where, with what, and how to try it. */
+function startupLines(options: ServeOptions, started: { url: string; pets: number; fromState: boolean; apiKeys: readonly string[]; clock: number }): string {
+  const { url, pets, fromState, apiKeys } = started;
+  const origin = new URL(url).origin;
+  const key = apiKeys.length === 0 ? DEVELOPMENT_API_KEY : '<API_KEY>';
+  const source = fromState ? ` from ${options.state}` : options.seed ? ` from ${options.seed}` : '';
+  return [
+    `petstore: serving the Pet Store Service Interface v1.0.0 at ${url}`,
+    `  pets: ${pets}${source}${options.state ? `; kept in ${options.state}` : ''}; ids: ${options.ids}; clock: ${new Date(started.clock).toISOString()}`,
+    ...(options.store !== 'memory'
+      ? [`  store: shared, in Redis at ${redactUrl(options.store)} (keys ${options.storePrefix}*); every instance given it serves the same pets`]
+      : []),
+    apiKeys.length === 0
+      ? `  auth: Authorization: Bearer ${DEVELOPMENT_API_KEY}   (the development key; choose your own with --api-key, PETSTORE_API_KEYS or --api-keys-file)`
+      : `  auth: Authorization: Bearer <API_KEY>   (${apiKeys.length} configured key${apiKeys.length === 1 ? '' : 's'})`,
+    `  try:  curl -H 'Authorization: Bearer ${key}' ${url}/pets`,
+    ...(options.docs ? [`  docs: ${origin}/docs   (read and try the API in a browser; the served contract at /docs/openapi.json)`] : []),
+    ...(options.control ? [`  control API: ${origin}/__control (same key; see /__control/openapi.json)`] : []),
+    '  stop: Ctrl-C',
+    '',
+  ].join('\n');
+}
+
+/** Resolves once the first SIGINT or SIGTERM has been handled by `stop`; a second signal exits at once. */
+function untilSignal(stop: () => Promise<void>, notice: (text: string) => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) process.exit(130); // a second signal: the user means it
+      stopping = true;
+      notice(`petstore: ${signal}, finishing in-flight requests\n`);
+      void stop().then(resolve);
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  });
 }

@@ -22,7 +22,7 @@ import { CONTROL_PREFIX, createControlHandler } from './control/routes.js';
 import { createDocsHandler, DOCS_PREFIX, isDocsTarget } from './docs.js';
 import { FaultTable } from './control/faults.js';
 import { createJournalReader, Journal, keepBytes, type JournalEntry, type JournalReader, type JournalRecord } from './control/journal.js';
-import { shareControl, type SharedControl } from './control/shared.js';
+import { shareControl, type SharedControl, type SharedControlParts } from './control/shared.js';
 import type { HeaderList } from './headers.js';
 
 export interface ServerOptions {
@@ -104,11 +104,7 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
   const onError = options.onError ?? ((error: unknown) => console.error('petstore: unexpected error:', error));
   const respond = createResponder(clock, { closing: () => closing, answered, failed: onError });
   const faults = new FaultTable(options.random);
-  // With a shared store, the control API's settings are shared too (control/shared.ts); the
-  // server listens once the latest of them is taken up.
-  const sharing = store.channel ? shareControl(store.channel, { clock, faults, journal }) : undefined;
-  sharing?.catch(() => {}); // listen() reports it
-  const shared: SharedControl | undefined = sharing && { announce: (change) => sharing.then((s) => s.announce(change)) };
+  const { sharing, shared } = shareSettings(store, { clock, faults, journal });
   const authenticate = createAuthenticator(apiKeys);
   const handle = createRequestHandler({
     operations,
@@ -120,20 +116,11 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
     respond,
     faults,
   });
+  const operationIds = operations.map((op) => op.operationId);
   const control =
     options.control === false
       ? undefined
-      : createControlHandler({
-          store,
-          clock,
-          faults,
-          journal,
-          respond,
-          authenticate,
-          limits,
-          operationIds: operations.map((op) => op.operationId),
-          ...(shared ? { shared } : {}),
-        });
+      : createControlHandler({ store, clock, faults, journal, respond, authenticate, limits, operationIds, ...(shared ? { shared } : {}) });
   // The page yields to an interface that lives under /docs itself.
   const docs = options.docs === false || basePath === DOCS_PREFIX ? undefined : createDocsHandler(operations, basePath, respond);
   const isControl = (url: string | undefined) =>
@@ -190,6 +177,18 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
       await store.close?.();
     },
   };
+}
+
+/**
+ * With a shared store, the control API's settings are shared too
+ * (control/shared.ts): `sharing` settles once the latest of them is taken up,
+ * which listen() waits for (and reports, if it fails).
+ */
+function shareSettings(store: Store, parts: SharedControlParts): { sharing?: Promise<SharedControl>; shared?: SharedControl } {
+  if (!store.channel) return {};
+  const sharing = shareControl(store.channel, parts);
+  sharing.catch(() => {}); // listen() reports it
+  return { sharing, shared: { announce: (change) => sharing.then((s) => s.announce(change)) } };
 }
 
 /** The in-memory store of `options`, holding the seed's pets (a reset comes back to them). */

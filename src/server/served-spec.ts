@@ -153,70 +153,93 @@ export function servedDocument(operations: readonly OperationDescriptor[], baseP
   for (const operation of operations) {
     const item = doc.paths[operation.path]?.[operation.method.toLowerCase()] as Json & { responses: Record<string, Json> };
     if (!item) continue;
-    const always: Json = {
-      'Petstore-Fault': ref('Petstore-Fault'),
-      'Access-Control-Allow-Origin': ref('Access-Control-Allow-Origin'),
-      'Access-Control-Expose-Headers': ref('Access-Control-Expose-Headers'),
-      ...(operation.deprecated ? { Deprecation: ref('Deprecation'), Sunset: ref('Sunset'), Link: ref('Link') } : {}),
-    };
-    const responses: Record<string, Json> = {};
-    for (const [status, declared] of Object.entries(item.responses)) {
-      const response = (declared['$ref'] ? JSON.parse(JSON.stringify(resolve(doc, declared['$ref'] as string))) : declared) as Json;
-      responses[status] = { ...response, headers: { ...(response['headers'] as Json), ...always } };
-    }
-    const own = codes.filter((code) => inScope(errorCatalog[code].scope, operation) && code !== 'fault_injected');
-    for (const [status, list] of byStatus(own)) {
-      const key = String(status);
-      const first = list[0] as ErrorCode;
-      const example = { code: first, message: errorCatalog[first].meaning, status };
-      const extra = status === 401 ? { 'WWW-Authenticate': ref('WWW-Authenticate') } : {};
-      const declared = responses[key];
-      if (declared) {
-        // A declared error answer keeps its words and example; its body names the codes it may carry.
-        const media = (declared['content'] as Record<string, Json>)['application/json'] as Json;
-        responses[key] = {
-          ...declared,
-          headers: { ...(declared['headers'] as Json), ...extra },
-          content: { 'application/json': { ...media, schema: errorSchema(list, { minimum: status, maximum: status }) } },
-        };
-      } else {
-        responses[key] = errorResponse(list.map((c) => errorCatalog[c].meaning).join(' '), list, { minimum: status, maximum: status }, example, {
-          ...always,
-          ...extra,
-        });
-      }
-    }
-    // An injected fault answers any status from 400 to 599 the control API was given.
-    const fault = { code: 'fault_injected', message: 'a fault injected through the control API (status 503)', status: 503 };
-    responses['4XX'] = errorResponse(
-      'A fault injected through the control API, with the status chosen there (429, for one)',
-      ['fault_injected'],
-      { minimum: 400, maximum: 499 },
-      { ...fault, status: 429 },
-      always,
-    );
-    responses['5XX'] = errorResponse(
-      'A fault injected through the control API (503 unless another status was chosen), or a bug in the server',
-      ['fault_injected', 'internal_error'],
-      { minimum: 500, maximum: 599 },
-      fault,
-      always,
-    );
-    // 503 is a fault's status when none was chosen; and a fault may choose any status another answer has.
-    if (!responses['503'])
-      responses['503'] = errorResponse(errorCatalog.fault_injected.meaning, ['fault_injected'], { minimum: 503, maximum: 503 }, fault, always);
-    for (const [key, response] of Object.entries(responses)) {
-      if (!/^[45][0-9]{2}$/.test(key)) continue;
-      const media = (response['content'] as Record<string, Json> | undefined)?.['application/json'];
-      const code = ((media?.['schema'] as Json | undefined)?.['properties'] as Record<string, { enum?: string[] }> | undefined)?.['code'];
-      if (code?.enum && !code.enum.includes('fault_injected')) code.enum = [...code.enum, 'fault_injected'];
-    }
+    const responses = servedResponses(operation, item.responses, doc, ref, codes);
     item.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
   }
-  // What no operation answers: another method on a path, a path that is no operation, OPTIONS.
+  doc['x-petstore-other-answers'] = otherAnswers(codes, ref);
+  return doc;
+}
+
+type HeaderRef = (name: keyof ReturnType<typeof headerCatalog>) => Json;
+
+/**
+ * One operation's answers as this server gives them: the declared ones with
+ * this server's headers, every catalogue code whose scope applies, and the
+ * statuses an injected fault may choose.
+ */
+function servedResponses(
+  operation: OperationDescriptor,
+  declaredResponses: Record<string, Json>,
+  doc: Json,
+  ref: HeaderRef,
+  codes: readonly ErrorCode[],
+): Record<string, Json> {
+  const always: Json = {
+    'Petstore-Fault': ref('Petstore-Fault'),
+    'Access-Control-Allow-Origin': ref('Access-Control-Allow-Origin'),
+    'Access-Control-Expose-Headers': ref('Access-Control-Expose-Headers'),
+    ...(operation.deprecated ? { Deprecation: ref('Deprecation'), Sunset: ref('Sunset'), Link: ref('Link') } : {}),
+  };
+  const responses: Record<string, Json> = {};
+  for (const [status, declared] of Object.entries(declaredResponses)) {
+    const response = (declared['$ref'] ? JSON.parse(JSON.stringify(resolve(doc, declared['$ref'] as string))) : declared) as Json;
+    responses[status] = { ...response, headers: { ...(response['headers'] as Json), ...always } };
+  }
+  const own = codes.filter((code) => inScope(errorCatalog[code].scope, operation) && code !== 'fault_injected');
+  for (const [status, list] of byStatus(own)) {
+    const key = String(status);
+    const first = list[0] as ErrorCode;
+    const example = { code: first, message: errorCatalog[first].meaning, status };
+    const extra = status === 401 ? { 'WWW-Authenticate': ref('WWW-Authenticate') } : {};
+    const declared = responses[key];
+    if (declared) {
+      // A declared error answer keeps its words and example; its body names the codes it may carry.
+      const media = (declared['content'] as Record<string, Json>)['application/json'] as Json;
+      responses[key] = {
+        ...declared,
+        headers: { ...(declared['headers'] as Json), ...extra },
+        content: { 'application/json': { ...media, schema: errorSchema(list, { minimum: status, maximum: status }) } },
+      };
+    } else {
+      responses[key] = errorResponse(list.map((c) => errorCatalog[c].meaning).join(' '), list, { minimum: status, maximum: status }, example, {
+        ...always,
+        ...extra,
+      });
+    }
+  }
+  // An injected fault answers any status from 400 to 599 the control API was given.
+  const fault = { code: 'fault_injected', message: 'a fault injected through the control API (status 503)', status: 503 };
+  responses['4XX'] = errorResponse(
+    'A fault injected through the control API, with the status chosen there (429, for one)',
+    ['fault_injected'],
+    { minimum: 400, maximum: 499 },
+    { ...fault, status: 429 },
+    always,
+  );
+  responses['5XX'] = errorResponse(
+    'A fault injected through the control API (503 unless another status was chosen), or a bug in the server',
+    ['fault_injected', 'internal_error'],
+    { minimum: 500, maximum: 599 },
+    fault,
+    always,
+  );
+  // 503 is a fault's status when none was chosen; and a fault may choose any status another answer has.
+  if (!responses['503'])
+    responses['503'] = errorResponse(errorCatalog.fault_injected.meaning, ['fault_injected'], { minimum: 503, maximum: 503 }, fault, always);
+  for (const [key, response] of Object.entries(responses)) {
+    if (!/^[45][0-9]{2}$/.test(key)) continue;
+    const media = (response['content'] as Record<string, Json> | undefined)?.['application/json'];
+    const code = ((media?.['schema'] as Json | undefined)?.['properties'] as Record<string, { enum?: string[] }> | undefined)?.['code'];
+    if (code?.enum && !code.enum.includes('fault_injected')) code.enum = [...code.enum, 'fault_injected'];
+  }
+  return responses;
+}
+
+/** What no operation answers: another method on a path, a path that is no operation, OPTIONS. */
+function otherAnswers(codes: readonly ErrorCode[], ref: HeaderRef): Json {
   // Unknown paths are refused before authentication, other methods after it (D2).
   const pathCodes = codes.filter((code) => ['path', 'every'].includes(errorCatalog[code].scope) && code !== 'fault_injected');
-  doc['x-petstore-other-answers'] = {
+  return {
     description: 'Answers that belong to no operation of the interface (D2)',
     responses: Object.fromEntries(
       byStatus(pathCodes).map(([status, list]) => [
@@ -250,7 +273,6 @@ export function servedDocument(operations: readonly OperationDescriptor[], baseP
       ),
     },
   };
-  return doc;
 }
 
 function resolve(doc: Json, ref: string): unknown {
