@@ -160,28 +160,37 @@ export class RedisStore implements Store {
   }
 
   async create(pet: NewPet): Promise<CreateResult> {
-    const created = await this.createMany([pet]);
+    const parts = splitAtId(pet);
+    const created = await this.insert([pet], [parts]);
     if (!created.ok) return created;
     const [id] = created.ids as [bigint];
     // The same text the script stored: the head, the id's digits, the tail.
-    const { head, tail } = splitAtId(pet);
-    return { ok: true, id, json: Buffer.from(head + id.toString() + tail) };
+    return { ok: true, id, json: Buffer.from(parts.head + id.toString() + parts.tail) };
   }
 
   async createMany(pets: readonly NewPet[]): Promise<CreateManyResult> {
     if (pets.length === 0) return { ok: true, ids: [], size: await this.count() };
+    const created = await this.insert(pets, pets.map(splitAtId));
+    return created.ok ? { ok: true, ids: created.ids, size: await this.count() } : created;
+  }
+
+  /** Stores every pet (each split around its id once, by the caller), or none when they do not all fit: one script call. */
+  private async insert(
+    pets: readonly NewPet[],
+    parts: readonly { head: string; tail: string }[],
+  ): Promise<{ ok: true; ids: bigint[] } | { ok: false; reason: 'full' }> {
     for (;;) {
       const args = [String(this.capacity), this.base.high, this.base.low, this.base.step];
-      for (const pet of pets) {
-        const { head, tail } = splitAtId(pet);
+      pets.forEach((pet, i) => {
+        const { head, tail } = parts[i] as { head: string; tail: string };
         const list = pet.status === undefined ? 0 : 4 + STATUSES.indexOf(pet.status);
         args.push(head, tail, String(list), this.idMode === 'random' ? this.randomId().toString() : '');
-      }
+      });
       const answer = (await this.script(CREATE_SCRIPT, this.createKeys, args)) as string[];
       // A random id drawn twice in 2^63 (about never): the whole call is made again with new draws.
       if (answer[0] === 'taken') continue;
       if (answer[0] === 'full') return { ok: false, reason: 'full' };
-      return { ok: true, ids: answer.slice(1).map(BigInt), size: await this.count() };
+      return { ok: true, ids: answer.slice(1).map(BigInt) };
     }
   }
 
