@@ -19,7 +19,7 @@ const list = Buffer.from(JSON.stringify(pets));
 const one = Buffer.from(JSON.stringify(pets[0]));
 const created = Buffer.from(JSON.stringify({ id: 21, name: 'Rex', categoryId: 1, status: 'available' }));
 const unauthorized = Buffer.from(JSON.stringify({ code: 'unauthorized', message: 'an API key is required', status: 401 }));
-const type = 'application/json; charset=utf-8';
+const type = 'application/json';
 
 const outbox = process.argv.includes('--outbox') ? (await import('../dist/src/server/outbox.js')).createOutbox((error) => console.error(error)) : undefined;
 

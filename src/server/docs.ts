@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { OperationDescriptor } from '../../spec/operations.js';
-import type { Exchange, Responder } from './respond.js';
+import { JSON_CONTENT_TYPE, type Exchange, type Responder } from './respond.js';
 import { servedDocument } from './served-spec.js';
 
 export const DOCS_PREFIX = '/docs';
@@ -71,7 +71,7 @@ export function isDocsTarget(url: string | undefined): boolean {
 
 export function createDocsHandler(operations: readonly OperationDescriptor[], basePath: string, respond: Responder): (x: Exchange) => void {
   const files = new Map<string, { type: string; body: Buffer }>([
-    [SPEC_PATH, { type: 'application/json; charset=utf-8', body: Buffer.from(JSON.stringify(servedDocument(operations, basePath), null, 2)) }],
+    [SPEC_PATH, { type: JSON_CONTENT_TYPE, body: Buffer.from(JSON.stringify(servedDocument(operations, basePath), null, 2)) }],
     [`${DOCS_PREFIX}/init.js`, { type: 'text/javascript; charset=utf-8', body: Buffer.from(INIT_JS) }],
   ]);
   const page = { type: 'text/html; charset=utf-8', body: Buffer.from(PAGE) };

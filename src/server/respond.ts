@@ -1,6 +1,6 @@
 /**
- * Writing responses. Every body is JSON with `Content-Type: application/json;
- * charset=utf-8`; the `Date` header follows the server clock, so a client of
+ * Writing responses. Every body is JSON with `Content-Type: application/json`
+ * (D9); the `Date` header follows the server clock, so a client of
  * a server started with `--now` sees that time.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -10,7 +10,9 @@ import { CLOSE, hasBody, saysClose, type HeaderList } from './headers.js';
 import { lingerAfterAnswer } from './linger.js';
 import { createOutbox } from './outbox.js';
 
-export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+// RFC 8259 §11: application/json has no charset parameter (JSON is UTF-8),
+// and tools that compare the media type exactly (Dredd) fail on one.
+export const JSON_CONTENT_TYPE = 'application/json';
 
 /** One request and the headers that every response to it must carry (CORS, deprecation). */
 export interface Exchange {

@@ -16,7 +16,7 @@ import { errorCatalog } from '../../src/server/index.js';
 import { requestParts } from './http.js';
 import { matchesTemplate } from './oracle.js';
 
-export const CONTROL_JSON = 'application/json; charset=utf-8';
+export const CONTROL_JSON = 'application/json';
 
 export interface ControlCallOptions {
   /** The Authorization header: by default `Bearer <key>`; `false` sends none. */

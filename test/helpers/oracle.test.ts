@@ -3,7 +3,7 @@
 import t from 'tap';
 import { errorBodyProblems, matchesTemplate, oracleProblems, prismView, type Observed } from './oracle.js';
 
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+const JSON_HEADERS = { 'content-type': 'application/json' };
 const ok = (o: Partial<Observed>): Observed => ({ method: 'GET', path: '/pets', status: 200, headers: JSON_HEADERS, text: '[]', ...o });
 
 t.test('a conforming response has no problem', async (t) => {
@@ -37,7 +37,7 @@ t.test('an undeclared success status is a problem', async (t) => {
 });
 
 t.test('a wrong Content-Type, a body that is not JSON and an int64 overflow are problems', async (t) => {
-  t.ok((await oracleProblems(ok({ headers: { 'content-type': 'application/json' } }))).some((p) => p.includes('Content-Type')));
+  t.ok((await oracleProblems(ok({ headers: { 'content-type': 'application/json; charset=utf-8' } }))).some((p) => p.includes('Content-Type')));
   t.ok((await oracleProblems(ok({ text: '[' }))).some((p) => p.includes('not JSON')));
   t.ok((await oracleProblems(ok({ text: '[{"id":1,"name":"Rex","categoryId":9223372036854775808}]' }))).some((p) => p.includes('outside int64')));
 });

@@ -10,7 +10,7 @@
  *   a valid Error whose `status` is the HTTP status.
  * - No operation at that method and path (unknown routes, 405): the body, if
  *   any, must be a valid Error.
- * - Always (decision D9): a body is `application/json; charset=utf-8`, and an
+ * - Always (decision D9): a body is `application/json` (no charset: RFC 8259 §11), and an
  *   error body is `{code, message, status}` with a code from the catalogue.
  */
 import { readFileSync } from 'node:fs';
@@ -41,7 +41,7 @@ const { validateOutput } = require('@stoplight/prism-http/dist/validator') as {
 };
 
 export const SPEC_JSON_URL = new URL('../../spec/openapi.json', import.meta.url);
-export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+export const JSON_CONTENT_TYPE = 'application/json';
 
 let loaded: Promise<PrismOperation[]> | undefined;
 

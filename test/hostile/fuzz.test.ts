@@ -223,7 +223,7 @@ function answerProblems(r: WireResponse, head: boolean): string[] {
   if (r.status >= 500) problems.push(`a ${r.status}: ${r.body.toString('utf8').slice(0, 200)}`);
   if (r.status >= 400 && !head) problems.push(...errorBodyProblems(r));
   if (r.status >= 200 && r.status < 300 && r.body.length > 0) {
-    if (r.headers['content-type']?.[0] !== 'application/json; charset=utf-8') problems.push(`${r.status}: Content-Type ${r.headers['content-type']?.[0]}`);
+    if (r.headers['content-type']?.[0] !== 'application/json') problems.push(`${r.status}: Content-Type ${r.headers['content-type']?.[0]}`);
     try {
       JSON.parse(r.body.toString('utf8'));
     } catch {

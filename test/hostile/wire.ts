@@ -155,12 +155,12 @@ function readChunked(data: Buffer, from: number): { body: Buffer; next: number }
 
 /**
  * What is wrong with an error answer's body: it must be
- * `application/json; charset=utf-8` holding exactly `{code, message, status}`,
+ * `application/json` holding exactly `{code, message, status}`,
  * `status` equal to the HTTP status and `code` from the catalogue with that status.
  */
 export function errorBodyProblems(r: WireResponse): string[] {
   const problems: string[] = [];
-  if (r.headers['content-type']?.[0] !== 'application/json; charset=utf-8') problems.push(`${r.status}: Content-Type ${r.headers['content-type']?.[0]}`);
+  if (r.headers['content-type']?.[0] !== 'application/json') problems.push(`${r.status}: Content-Type ${r.headers['content-type']?.[0]}`);
   let body: unknown;
   try {
     body = JSON.parse(r.body.toString('utf8'));
