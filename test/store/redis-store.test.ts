@@ -256,6 +256,9 @@ t.test('petstore serve --store: a Redis that cannot be reached is exit 2 with on
   });
   t.equal(created.statusCode, 201);
   await created.body.text();
+  const fromEnv = await startServe(t, ['--api-key', KEY], { PETSTORE_STORE: redis.url, PETSTORE_STORE_PREFIX: 'cli:' });
+  await waitForOutput(fromEnv, /pets: 1; .*\n {2}store: shared, in Redis at redis:\/\/127\.0\.0\.1:\d+\/0 \(keys cli:\*\)/);
+  t.pass('PETSTORE_STORE and PETSTORE_STORE_PREFIX stand in for the options: the second instance finds the pet the first created');
 });
 
 t.test('startServer({ store: url }) serves from Redis, resets and closes it (the library entry point)', async (t) => {
