@@ -142,6 +142,9 @@ export class RedisStore implements Store {
     this.createKeys = [this.keys.pets, this.keys.order, this.keys.seq, ...this.statusKeys.values()];
     const base = idBase(this.idMode);
     this.base = { high: String(base / 1_000_000_000n), low: String(base % 1_000_000_000n), step: String(idStep(this.idMode)) };
+    // A Redis that comes back empty (restarted without persistence) records this store's id mode
+    // again, so that an instance of another mode is still refused.
+    client.on('ready', () => void this.client.hSetNX(this.keys.meta, 'ids', this.idMode).catch(() => {}));
     this.channel = {
       publish: (state) => this.guard(this.client.multi().set(this.keys.control, state).publish(this.keys.control, state).exec()).then(() => {}),
       latest: () => this.guard(this.client.get(this.keys.control)).then((text) => text ?? undefined),

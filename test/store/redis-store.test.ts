@@ -189,6 +189,11 @@ t.test('Redis lost while serving: 503 with an Error body and Retry-After, nothin
   const back = await waitFor(async () => (await request(`${a.url}/pets`, { headers: auth })).statusCode, 200, 10_000);
   t.equal(back, 200, 'serves again once Redis is back (empty: it kept nothing on disk)');
   t.equal((await a.api('/pets', { json: { name: 'Tom', categoryId: 1 } })).status, 201);
+  await t.rejects(
+    openRedisStore({ url: redis.url, maxPets: 10, ids: 'random' }),
+    /gives ids in sequential mode/,
+    'the store back from empty has its id mode recorded again: an instance of another mode is refused',
+  );
 });
 
 t.test('Redis frozen mid-traffic (it keeps its data): creates time out as 503, and no acknowledged create is lost', async (t) => {
