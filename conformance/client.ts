@@ -7,7 +7,9 @@
  * family validates each one) and counted.
  */
 import { Agent, errors as undiciErrors } from 'undici';
-import { parseJsonBytes, type JsonValue } from '../spec/json/index.js';
+import type { JsonValue } from '../spec/json/index.js';
+import { readBody, type RepeatedName } from './body.js';
+import { sendRaw } from './raw.js';
 
 export interface WireRequest {
   readonly method: string;
@@ -25,6 +27,10 @@ export interface WireRequest {
    * a request gets is open, so only the check that sent it judges the answer.
    */
   readonly offSpec?: boolean;
+  /** `path` is relative to the origin, not to the base URL (another version of the API, an administrative route). */
+  readonly fromOrigin?: boolean;
+  /** The exact bytes sent on a connection of their own (client.sendRaw), for what undici will not send: chunk extensions, a missing Host. */
+  readonly raw?: string;
 }
 
 export interface WireResponse {
@@ -35,6 +41,16 @@ export interface WireResponse {
   readonly json: JsonValue | undefined;
   readonly parseError?: string;
   readonly durationMs: number;
+  /** The content codings undone to read the body (Content-Encoding: gzip…). */
+  readonly coding?: string;
+  /** Why the body does not decode as its Content-Encoding says (`text` and `json` are then read from the bytes as they came). */
+  readonly undecodable?: string;
+  /** A registered content coding this Node.js cannot undo: the body is left unjudged. */
+  readonly unsupportedCoding?: string;
+  /** The body starts with a byte order mark. */
+  readonly bom?: true;
+  /** Member names that repeat within one object of the JSON body, and whether with the same value. */
+  readonly duplicateKeys?: readonly RepeatedName[];
 }
 
 export interface Exchange {
@@ -84,6 +100,8 @@ export interface Client {
   /** `Bearer <key>`: the credential the target must accept. */
   readonly authorization: string;
   send(family: string, request: WireRequest): Promise<WireResponse>;
+  /** Sends `request.raw` as it is, on a new connection; `closed`: the server closed it after answering. */
+  sendRaw(family: string, request: WireRequest & { raw: string }): Promise<{ response: WireResponse; closed: boolean }>;
   /** Writes left in the budget. */
   writesLeft(): number;
   observe(observer: Observer): void;
@@ -141,19 +159,15 @@ export function createClient(options: ClientOptions): Client {
     try {
       let answer: RawAnswer;
       try {
-        answer = await roundTrip(agent, origin.origin, basePath + request.path, request, options.maxResponseBytes);
+        answer = await roundTrip(agent, origin.origin, request.fromOrigin ? request.path : basePath + request.path, request, options.maxResponseBytes);
       } catch (error) {
         if (error instanceof TooLarge) throw new TransportError(`the response body is larger than ${options.maxResponseBytes} bytes`, request);
         throw new TransportError(describeTransportError(error, options.timeoutMs), request);
       }
-      const { bytes } = answer;
-      const parsed = bytes.length === 0 ? undefined : parseJsonBytes(bytes, { maxDepth: 64, maxMembers: 1_000_000 });
       const response: WireResponse = {
         status: answer.status,
         headers: answer.headers,
-        text: bytes.toString('utf8'),
-        json: parsed?.ok ? parsed.value : undefined,
-        ...(parsed && !parsed.ok ? { parseError: parsed.message } : {}),
+        ...readBody(answer.bytes, answer.headers['content-encoding'], options.maxResponseBytes),
         durationMs: performance.now() - started,
       };
       for (const observer of observers) observer({ request, response, family });
@@ -163,10 +177,29 @@ export function createClient(options: ClientOptions): Client {
     }
   }
 
+  async function sendRawRequest(family: string, request: WireRequest & { raw: string }): Promise<{ response: WireResponse; closed: boolean }> {
+    if (writeMethods.has(request.method)) {
+      if (writes >= options.maxWrites) throw new WriteBudgetExhausted(`the write budget (--max-writes ${options.maxWrites}) is used up`);
+      writes++;
+    }
+    await acquire();
+    requests++;
+    try {
+      const answer = await sendRaw({ origin, timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes }, request.raw).catch((error: Error) => {
+        throw new TransportError(error.message, request);
+      });
+      for (const observer of observers) observer({ request, response: answer.response, family });
+      return answer;
+    } finally {
+      release();
+    }
+  }
+
   return {
     baseUrl: joinUrl(origin.href, ''),
     authorization: `Bearer ${options.apiKey}`,
     send,
+    sendRaw: sendRawRequest,
     writesLeft: () => options.maxWrites - writes,
     observe: (observer) => void observers.push(observer),
     stats: () => ({ requests, writes, rateLimited }),

@@ -73,13 +73,24 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
     const checks = FAMILIES.filter((family) => options.families.includes(family))
       .flatMap((family) => CHECK_BUILDERS[family](ctx))
       .filter((check) => options.checkIds.length === 0 || options.checkIds.some((id) => check.id.startsWith(id)));
-    const outcomes = await runPool(checks, Math.max(1, Math.min(options.concurrency, 8)), async (check) => {
+    const report = async (check: Check) => {
       options.onProgress?.({ type: 'check-start', check: check.id, family: check.family });
       const outcome = await runOne(ctx, check);
       options.onProgress?.({ type: 'check-end', outcome, requests: client.stats().requests });
       return outcome;
-    });
-    const all: (CheckOutcome & { extraFailures?: Failure[] })[] = [...outcomes, ...(judge ? await judge.outcomes() : [])];
+    };
+    const outcomes = await runPool(
+      checks.filter((check) => !check.afterAll),
+      Math.max(1, Math.min(options.concurrency, 8)),
+      report,
+    );
+    // Rules over every answer are judged once every request has been answered.
+    const judged = await runPool(
+      checks.filter((check) => check.afterAll),
+      1,
+      report,
+    );
+    const all: (CheckOutcome & { extraFailures?: readonly Failure[] })[] = [...outcomes, ...judged, ...(judge ? await judge.outcomes() : [])];
     const failures = all.flatMap((o) => (o.failure ? [o.failure, ...(o.extraFailures ?? [])] : []));
     const counts = countOutcomes(all);
     const stats = client.stats();
@@ -232,14 +243,15 @@ async function likelyFix(ctx: CheckContext, listPath: string): Promise<string> {
   return '; a base URL ends in the version prefix (…/v1)';
 }
 
-async function runOne(ctx: CheckContext, check: Check): Promise<CheckOutcome> {
+async function runOne(ctx: CheckContext, check: Check): Promise<CheckOutcome & { extraFailures?: readonly Failure[] }> {
   const started = performance.now();
   const base = { id: check.id, family: check.family, operationId: check.operationId, title: check.title, runs: 0, requests: 0 };
   if (check.writes && ctx.options.readOnly) return { ...base, status: 'skipped', note: 'it needs to create pets; --read-only', durationMs: 0 };
   if (ctx.timeLeft() <= 0) return { ...base, status: 'skipped', note: 'time budget used up', durationMs: 0 };
   const own = ownContext(ctx);
   const outcome = await check.run(own.ctx);
-  const requests = own.requests();
+  // A rule counts the answers it judged; any other check, the requests it sent.
+  const requests = outcome.requests ?? own.requests();
   const durationMs = performance.now() - started;
   if (outcome.status === 'passed' && requests === 0) {
     return { ...outcome, requests, durationMs, status: 'not run', note: outcome.note ?? 'nothing to exercise: the check sent no request' };
@@ -261,6 +273,10 @@ function ownContext(ctx: CheckContext): { ctx: CheckContext; requests: () => num
     send(family: string, request: WireRequest) {
       requests++;
       return ctx.client.send(family, request);
+    },
+    sendRaw(family: string, request: WireRequest & { raw: string }) {
+      requests++;
+      return ctx.client.sendRaw(family, request);
     },
   };
   return {

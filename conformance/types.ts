@@ -52,7 +52,22 @@ export const FAMILY_TABLE = [
   {
     id: 'leaks',
     description:
-      'No answer gives the API key away (in an Error message or a header); every wrong key gets 401, and a refusal that tells how close a wrong key came is an advisory.',
+      'No answer gives the API key away (in an Error message or a header) or the internals behind it (a stack trace); every wrong key gets 401, and a refusal that tells how close a wrong key came is an advisory.',
+  },
+  {
+    id: 'http',
+    description:
+      'What RFC 9110, 9111 and 9112 require of any origin server, on every answer (Date, the 401 challenge, Allow on 405, 206/304 rules, no shared caching of pets) and for what clients may send (chunked bodies, preconditions, ranges, other methods, Host).',
+  },
+  {
+    id: 'json',
+    description:
+      'Every JSON answer is UTF-8 without a byte order mark and names each member once (RFC 8259 §4, §8.1); request bodies at the edges of RFC 8259 get 201 with one of their readings or 400, never a value no parser could read.',
+  },
+  {
+    id: 'invariants',
+    description:
+      'Properties of every request the run sends: without a valid key nothing is served or changed (any method, path, header), every Pet served is valid and no page exceeds the maximum, the service owns the ids, and every body reads as its headers say.',
   },
 ] as const;
 
@@ -218,7 +233,12 @@ export interface Check {
   readonly seedSection: string;
   /** Whether it creates pets (skipped with --read-only). */
   readonly writes: boolean;
-  run(ctx: CheckContext): Promise<Omit<CheckOutcome, 'durationMs'>>;
+  /**
+   * It judges what the other checks' requests got (a rule over every answer:
+   * checks/rules.ts), so it runs once they have all ended.
+   */
+  readonly afterAll?: boolean;
+  run(ctx: CheckContext): Promise<Omit<CheckOutcome, 'durationMs'> & { readonly extraFailures?: readonly Failure[] }>;
 }
 
 export type { Exchange };

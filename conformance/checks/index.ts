@@ -7,6 +7,9 @@ import type { Check, CheckContext, Family } from '../types.js';
 import { authChecks } from './auth.js';
 import { concurrencyChecks } from './concurrency.js';
 import { deprecationChecks } from './deprecation.js';
+import { httpChecks } from './http.js';
+import { invariantsChecks } from './invariants.js';
+import { jsonChecks } from './json.js';
 import { leaksChecks } from './leaks.js';
 import { limitsChecks } from './limits.js';
 import { mediaTypeChecks } from './media-types.js';
@@ -29,4 +32,7 @@ export const CHECK_BUILDERS: Record<Family, (ctx: CheckContext) => Check[]> = {
   'media-types': mediaTypeChecks,
   concurrency: concurrencyChecks,
   leaks: leaksChecks,
+  http: httpChecks,
+  json: jsonChecks,
+  invariants: invariantsChecks,
 };

@@ -25,6 +25,7 @@ import { fillPath, invalidBodyExamples, queryParameters, sampleValidBody } from 
 import { NothingToExercise, propertyCheck } from '../check.js';
 import type { Exchange, WireRequest, WireResponse } from '../client.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
+import { ruleCheck, type AnswerRule } from './rules.js';
 import { someExistingId } from './shared.js';
 
 const SECTION = '§5 Authentication';
@@ -64,8 +65,41 @@ export function leaksChecks(ctx: CheckContext): Check[] {
     if (keyLeak(ctx.options.apiKey, exchange)) observed.set(exchange.request.operationId, exchange);
   });
   const guarded = ctx.operations.filter((op) => op.requiresAuth);
-  return [...guarded.map((op) => keyInAnswersCheck(op, observed)), ...guarded.filter((op) => op.method === 'GET').map(nearMissCheck)];
+  return [
+    ...guarded.map((op) => keyInAnswersCheck(op, observed)),
+    ...guarded.filter((op) => op.method === 'GET').map(nearMissCheck),
+    ruleCheck(internals, ctx),
+  ];
 }
+
+/**
+ * What an error answer must not show of the code behind it: a stack trace or
+ * a source path, a database's own error. Each pattern is the shape one
+ * runtime prints, so a message that only mentions a word does not match.
+ */
+const INTERNALS: readonly { readonly what: string; readonly pattern: RegExp }[] = [
+  { what: 'a JavaScript stack trace', pattern: /\n\s*at \S+ \(?[^\n]*:\d+:\d+\)?|\bat (?:async )?[\w.<>$]+ \((?:file:\/\/|\/|node:)[^)]*:\d+:\d+\)/ },
+  { what: 'a Python traceback', pattern: /Traceback \(most recent call last\)|File "[^"]+", line \d+/ },
+  { what: 'a Java stack trace', pattern: /\bat [\w$.]+\([\w$]+\.(?:java|kt|scala):\d+\)/ },
+  { what: 'a Go panic', pattern: /goroutine \d+ \[|panic: runtime error/ },
+  { what: 'a .NET stack trace', pattern: /\bat [\w.]+\(.*\) in [^\n]+:line \d+/ },
+  { what: 'a source path inside node_modules or site-packages', pattern: /[\\/](?:node_modules|site-packages)[\\/]/ },
+  { what: 'a database error', pattern: /SQLSTATE\[|\bORA-\d{5}\b|syntax error at or near|SQLITE_ERROR|duplicate key value violates|MongoServerError/ },
+];
+
+const internals: AnswerRule = {
+  id: 'leaks.internals',
+  family: 'leaks',
+  title: 'no error answer shows the code behind it (a stack trace, a source path, a database error)',
+  requirement:
+    'An error carries a human-readable description (§7 Error.message), not the service\'s internals: a stack trace, source paths or a database\'s own error in an answer tell an attacker what runs behind the interface (OWASP API8:2023, security misconfiguration).',
+  section: 'seed §7; OWASP API8:2023',
+  applies: ({ response }) => response.status >= 400 && response.text.length > 0,
+  judge({ request, response }) {
+    const found = INTERNALS.find(({ pattern }) => pattern.test(response.text));
+    return found ? { problem: `the ${response.status} answer to ${request.method} ${request.path} shows ${found.what}` } : undefined;
+  },
+};
 
 interface Probe {
   readonly label: string;

@@ -17,7 +17,8 @@ function shellWord(text: string, apiKey: string): string {
 }
 
 export function curlCommand(baseUrl: string, request: WireRequest, apiKey: string): string {
-  const parts = ['curl', '-sS', '-i', '-X', request.method, shellWord(joinUrl(baseUrl, request.path), apiKey)];
+  const url = request.fromOrigin ? new URL(baseUrl).origin + request.path : joinUrl(baseUrl, request.path);
+  const parts = ['curl', '-sS', '-i', '--path-as-is', '-X', request.method, shellWord(url, apiKey)];
   for (const [name, values] of Object.entries(request.headers)) {
     for (const value of [values].flat()) parts.push('-H', shellWord(`${name}: ${value}`, apiKey));
   }

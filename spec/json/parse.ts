@@ -26,6 +26,13 @@ export interface ParseLimits {
   maxDepth: number;
   /** Most object members and array elements in the whole document. */
   maxMembers: number;
+  /**
+   * Told of every member name that repeats one earlier in the same object,
+   * with both values (the last is kept). RFC 8259 §4: names SHOULD be unique,
+   * and what a receiver makes of a repeated one is unpredictable, so the
+   * suite notes it.
+   */
+  onDuplicateKey?: (key: string, earlier: JsonValue, later: JsonValue) => void;
 }
 
 export const defaultParseLimits: ParseLimits = { maxDepth: 32, maxMembers: 10_000 };
@@ -220,7 +227,9 @@ class Parser {
       this.pos++;
       this.skipWs();
       this.count();
-      result[key] = this.value();
+      const value = this.value();
+      if (this.limits.onDuplicateKey !== undefined && key in result) this.limits.onDuplicateKey(key, result[key]!, value);
+      result[key] = value;
       this.skipWs();
       const c = this.text.charCodeAt(this.pos++);
       if (c === 0x7d) break;

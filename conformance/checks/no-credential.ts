@@ -1,0 +1,283 @@
+/**
+ * invariants.no-credential (seed §5; OWASP API1, API2, API5, API9:2023): a
+ * request without a valid key never serves pet data and never changes a
+ * pet, whatever its method, path, header fields or body. Requests are drawn
+ * from catalogues (methods from the IANA registry, fields that proxies and
+ * frameworks act on, other places a key may be looked for, other versions
+ * and administrative routes, the route spellings), sent in small batches,
+ * and after each batch the run's own witness pets are read with the key: each
+ * must be there, unchanged. Other clients may write meanwhile, so only the
+ * witnesses are judged. A failure shrinks to one replayable request.
+ */
+import fc from 'fast-check';
+import type { OperationDescriptor } from '../../spec/operations.js';
+import type { JsonObject } from '../../spec/json/index.js';
+import { fillPath, refusedAuthorizationExamples, sampleValidBody } from '../arbitraries/requests.js';
+import { routeSpellings } from '../arbitraries/spellings.js';
+import { METHODS } from '../catalogues/methods.js';
+import { QUERY_FORMS, REQUEST_FIELDS, type FieldInputs } from '../catalogues/request-fields.js';
+import { OTHER_TARGETS } from '../catalogues/targets.js';
+import { expectStatus, NothingToExercise, propertyCheck } from '../check.js';
+import type { WireRequest, WireResponse } from '../client.js';
+import { describeValue, differingField, type CreatedPet } from '../knowledge.js';
+import { Violation, type Check, type CheckContext } from '../types.js';
+import { createOperation, createPet, getOperation, isObject } from './shared.js';
+
+const SECTION = 'seed §5.1, §5.3; OWASP API1, API2, API5, API9:2023';
+
+/** Where a request goes: a path of the interface (with `{pet}` standing for a witness's id), relative to the base URL or to the origin. */
+interface Target {
+  readonly label: string;
+  readonly path: string;
+  readonly fromOrigin?: true;
+  /** It names the interface's own resources (a spelling of them, or another version): a 2xx list there is the list without a key. */
+  readonly interfacePath: boolean;
+}
+
+/** One request without a valid credential, described (the witness ids are filled in when it is sent). */
+export interface Attempt {
+  readonly method: string;
+  readonly target: Target;
+  /** The Authorization field sent (null: none). */
+  readonly authorization: { readonly label: string; readonly header: string | null };
+  /** Fields from catalogues/request-fields.ts, by index. */
+  readonly fields: readonly number[];
+  /** A query form from catalogues/request-fields.ts, by index (-1: none). */
+  readonly query: number;
+  readonly body: BodyKind;
+}
+
+type BodyKind = 'none' | 'new pet' | 'new pet with a witness id' | 'a changed name' | 'a JSON Patch' | 'a form';
+
+const BODY_KINDS: readonly BodyKind[] = ['none', 'new pet', 'new pet with a witness id', 'a changed name', 'a JSON Patch', 'a form'];
+const NO_BODY_METHODS = new Set(['GET', 'HEAD', 'TRACE', 'OPTIONS', 'PROPFIND', 'SEARCH', 'REPORT', 'QUERY']);
+
+const PET = '{pet}';
+
+/** Credentials that are not the valid key sent as `Bearer`: the auth family's near misses, and schemes that only contain the word. */
+function refusedCredentials(apiKey: string): { label: string; header: string | null }[] {
+  return [
+    ...refusedAuthorizationExamples(apiKey),
+    // RFC 9110 §11.4: the scheme is the first token of the field, and nothing else.
+    { label: 'a scheme that ends in "bearer" (XBearer)', header: `XBearer ${apiKey}` },
+    { label: 'a scheme that starts with "bearer" (BearerX)', header: `BearerX ${apiKey}` },
+    { label: 'Basic followed by "bearer" and the key', header: `Basic bearer ${apiKey}` },
+    { label: 'the key after a comma', header: `Basic x, Bearer ${apiKey}` },
+  ];
+}
+
+function targetsOf(ctx: CheckContext): Target[] {
+  const basePath = new URL(ctx.options.baseUrl).pathname.replace(/\/+$/, '');
+  const prefix = basePath.replace(/\/v\d+$/i, '');
+  const own = ctx.operations.flatMap((op): Target[] => {
+    const filled = fillPath(op.path, Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, PET])))
+      .split(encodeURIComponent(PET))
+      .join(PET);
+    return [
+      { label: `${op.path} (${op.operationId})`, path: filled, interfacePath: true },
+      ...routeSpellings(op.method, op.path, filled)
+        .filter((s) => s.method === op.method)
+        .map((s): Target => ({ label: `${op.path} spelled with ${s.label}`, path: s.path, interfacePath: true })),
+    ];
+  });
+  const other = OTHER_TARGETS.map(
+    (t): Target => ({ label: t.why, path: t.path(prefix, PET), fromOrigin: true, interfacePath: /\/pets(\/|$)/.test(t.path(prefix, PET)) }),
+  );
+  return [...new Map([...own, ...other].map((t) => [`${t.fromOrigin ? 'o' : 'b'}${t.path}`, t])).values()];
+}
+
+function attemptArbitrary(ctx: CheckContext): fc.Arbitrary<Attempt> {
+  const targets = targetsOf(ctx);
+  const credentials = refusedCredentials(ctx.options.apiKey);
+  return fc
+    .record({
+      method: fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE') },
+        { weight: 1, arbitrary: fc.constantFrom(...METHODS.map((m) => m.method)) },
+      ),
+      target: fc.constantFrom(...targets),
+      authorization: fc.oneof({ weight: 2, arbitrary: fc.constant({ label: 'no Authorization header', header: null }) }, { weight: 3, arbitrary: fc.constantFrom(...credentials) }),
+      fields: fc.uniqueArray(fc.nat({ max: REQUEST_FIELDS.length - 1 }), { maxLength: 2 }),
+      query: fc.oneof({ weight: 4, arbitrary: fc.constant(-1) }, { weight: 1, arbitrary: fc.nat({ max: QUERY_FORMS.length - 1 }) }),
+      body: fc.constantFrom(...BODY_KINDS),
+    })
+    .map((a) => (NO_BODY_METHODS.has(a.method) ? { ...a, body: 'none' as const } : a));
+}
+
+/**
+ * Tried before the generated batches, so no class is left to chance: every
+ * target with a method that changes things, every method of the registry on
+ * a pet, every field, every query form and every refused credential.
+ */
+function attemptExamples(ctx: CheckContext): Attempt[][] {
+  const none = { label: 'no Authorization header', header: null };
+  const targets = targetsOf(ctx);
+  const item = targets.find((t) => t.path.includes(PET) && !t.fromOrigin) ?? targets[0]!;
+  const unsafe = ['DELETE', 'PUT', 'PATCH', 'POST'];
+  const plain = (method: string, target: Target): Attempt => ({
+    method,
+    target,
+    authorization: none,
+    fields: [],
+    query: -1,
+    body: NO_BODY_METHODS.has(method) || method === 'DELETE' ? 'none' : 'a changed name',
+  });
+  return [
+    targets.map((target, i) => plain(unsafe[i % unsafe.length]!, target)),
+    METHODS.map((m) => plain(m.method, item)),
+    REQUEST_FIELDS.map((_, i) => ({ ...plain('GET', item), fields: [i] })),
+    QUERY_FORMS.map((_, i) => ({ ...plain('GET', item), query: i })),
+    refusedCredentials(ctx.options.apiKey).map((authorization) => ({ ...plain('GET', item), authorization })),
+  ];
+}
+
+export function noCredentialCheck(ctx: CheckContext): Check | undefined {
+  const create = createOperation(ctx);
+  const get = getOperation(ctx);
+  if (!create || !get) return undefined;
+  let witnesses: CreatedPet[] | undefined;
+  return propertyCheck<Attempt[]>({
+    id: 'invariants.no-credential',
+    family: 'invariants',
+    operationId: '*',
+    title:
+      'no request without a valid key serves pet data or changes a pet, whatever its method (IANA registry), path (spellings, other versions, administrative routes), header fields (overrides, forwarding, the key elsewhere) or body',
+    requirement:
+      'Every operation requires HTTP bearer authentication, and a missing or invalid key gets 401 (§5.1, §5.3): no request without `Authorization: Bearer <key>` may read or change pets, whichever method, path, override field, forwarding field or other place of the key it uses (OWASP API1, API2, API5, API9:2023). After each batch of such requests, every pet this run created as a witness is still served, unchanged, with the key.',
+    seedSection: SECTION,
+    writes: true,
+    arbitrary: (c) => fc.array(attemptArbitrary(c), { minLength: 1, maxLength: 4 }),
+    examples: attemptExamples,
+    runs: (c) => Math.min(c.options.runs, 40),
+    async predicate(c, batch) {
+      witnesses ??= await makeWitnesses(c, create);
+      await verifyWitnesses(c, get, witnesses, 'before the batch');
+      for (const attempt of batch) await sendAttempt(c, attempt, witnesses);
+      await verifyWitnesses(c, get, witnesses, `after ${batch.length === 1 ? 'the request' : `a batch of ${batch.length}`} without a valid key`);
+    },
+  });
+}
+
+/** Two pets of this run's own, created with the key, whose fields the batches must leave alone. */
+async function makeWitnesses(c: CheckContext, create: OperationDescriptor): Promise<CreatedPet[]> {
+  const out: CreatedPet[] = [];
+  for (const offset of [101, 202]) {
+    const { pet } = await createPet(c, 'invariants', sampleValidBody(create, `${c.options.namePrefix}witness-`, c.options.seed + offset));
+    out.push(c.knowledge.get(String(pet['id']))!);
+  }
+  return out;
+}
+
+async function verifyWitnesses(c: CheckContext, get: OperationDescriptor, witnesses: readonly CreatedPet[], when: string): Promise<void> {
+  if (get.sunset !== undefined && c.targetNow() >= get.sunset.getTime()) throw new NothingToExercise('getPet is past its removal date: the witnesses cannot be read back');
+  const idParam = get.parameters.find((p) => p.in === 'path')!;
+  for (const witness of witnesses) {
+    const sent = await c.send('invariants', { method: get.method, path: fillPath(get.path, { [idParam.name]: witness.id }), operationId: get.operationId });
+    expectStatus(sent, [200], `reading witness pet ${witness.id} with the key ${when}`);
+    const got = sent.response.json;
+    if (!isObject(got)) throw new Violation(`witness pet ${witness.id} is not served as a Pet ${when}`, sent);
+    const field = differingField(witness.pet, got);
+    if (field)
+      throw new Violation(
+        `witness pet ${witness.id} comes back with ${field} ${describeValue(got[field])} ${when}; it was created with ${describeValue(witness.pet[field])}`,
+        sent,
+      );
+  }
+}
+
+/** The request an attempt describes, with a witness's id where it names a pet. */
+export function requestOf(c: CheckContext, attempt: Attempt, witnesses: readonly CreatedPet[]): WireRequest {
+  const witness = witnesses[0]!;
+  const inputs: FieldInputs = { apiKey: c.options.apiKey, basePath: new URL(c.options.baseUrl).pathname.replace(/\/+$/, '') };
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (attempt.authorization.header !== null) headers['authorization'] = attempt.authorization.header;
+  for (const index of attempt.fields) {
+    const field = REQUEST_FIELDS[index]!;
+    headers[field.name] = headers[field.name] === undefined ? field.value(inputs) : `${headers[field.name]}; ${field.value(inputs)}`;
+  }
+  const query = attempt.query >= 0 ? QUERY_FORMS[attempt.query]!.query(inputs) : undefined;
+  const path = attempt.target.path.split(PET).join(witness.id) + (query ? `${attempt.target.path.includes('?') ? '&' : '?'}${query}` : '');
+  const body = bodyOf(attempt.body, witness, c.options.namePrefix);
+  if (body !== undefined) headers['content-type'] = attempt.body === 'a form' ? 'application/x-www-form-urlencoded' : 'application/json';
+  return {
+    method: attempt.method,
+    path,
+    headers,
+    operationId: 'no-credential',
+    offSpec: true,
+    ...(attempt.target.fromOrigin ? { fromOrigin: true } : {}),
+    ...(body !== undefined ? { body } : {}),
+  };
+}
+
+function bodyOf(kind: BodyKind, witness: CreatedPet, prefix: string): string | undefined {
+  const categoryId = String(witness.pet['categoryId'] ?? 1);
+  switch (kind) {
+    case 'none':
+      return undefined;
+    case 'new pet':
+      return `{"name":"${prefix}unauthenticated","categoryId":${categoryId}}`;
+    case 'new pet with a witness id':
+      return `{"id":${witness.id},"name":"${prefix}unauthenticated","categoryId":${categoryId}}`;
+    case 'a changed name':
+      return `{"name":"${prefix}changed-without-key"}`;
+    case 'a JSON Patch':
+      return `[{"op":"replace","path":"/name","value":"${prefix}patched-without-key"}]`;
+    case 'a form':
+      return `name=${prefix}form-without-key&categoryId=${categoryId}`;
+  }
+}
+
+async function sendAttempt(c: CheckContext, attempt: Attempt, witnesses: readonly CreatedPet[]): Promise<void> {
+  const request = requestOf(c, attempt, witnesses);
+  c.cover('no-credential', 'method', attempt.method);
+  c.cover('no-credential', 'target', attempt.target.label);
+  const response = await c.client.send('invariants', request);
+  const sent = { request, response };
+  const served = servedWithoutKey(attempt, response, witnesses);
+  if (served === undefined) return;
+  const query = attempt.query >= 0 ? QUERY_FORMS[attempt.query]! : undefined;
+  if (query?.open && attempt.fields.length === 0) {
+    c.unspecified(
+      {
+        decision: 'access-token-query',
+        family: 'invariants',
+        operationId: '*',
+        seed: query.open,
+        observed: `${attempt.method} ${request.path} ${served}`,
+        referenceBehaviour: 'the key is taken from the Authorization header only (§5.2); a request without it gets 401',
+        ...sent,
+      },
+      false,
+    );
+    return;
+  }
+  throw new Violation(`${attempt.method} ${request.path} with ${describeAttempt(attempt)} ${served}`, sent);
+}
+
+/** What in an answer to a request without a valid key shows pet data, or undefined. */
+function servedWithoutKey(attempt: Attempt, response: WireResponse, witnesses: readonly CreatedPet[]): string | undefined {
+  const named = witnesses.find((w) => typeof w.pet['name'] === 'string' && response.text.includes(JSON.stringify(w.pet['name']).slice(1, -1)));
+  if (named) return `was answered ${response.status} with witness pet ${named.id}'s name in the body`;
+  if (response.status < 200 || response.status > 299) return undefined;
+  const body = response.json;
+  if (isObject(body) && isPetShaped(body)) return `was answered ${response.status} with a Pet`;
+  if (Array.isArray(body) && (body.some((item) => isObject(item) && isPetShaped(item)) || attempt.target.interfacePath))
+    return `was answered ${response.status} with a list${body.length === 0 ? ' (empty)' : ' of pets'}`;
+  if (attempt.method === 'HEAD' && attempt.target.interfacePath && /^application\/json\b/i.test(response.headers['content-type'] ?? ''))
+    return `was answered ${response.status} as the operation (HEAD: the JSON content left out)`;
+  return undefined;
+}
+
+/** An object with an id and at least one other field of a Pet. */
+export function isPetShaped(value: JsonObject): boolean {
+  return value['id'] !== undefined && (value['name'] !== undefined || value['categoryId'] !== undefined);
+}
+
+function describeAttempt(attempt: Attempt): string {
+  const parts = [attempt.authorization.label];
+  for (const index of attempt.fields) parts.push(`${REQUEST_FIELDS[index]!.name} (${REQUEST_FIELDS[index]!.actedOnBy})`);
+  if (attempt.query >= 0) parts.push(`the query form of ${QUERY_FORMS[attempt.query]!.actedOnBy}`);
+  if (attempt.body !== 'none') parts.push(`${attempt.body} as the body`);
+  return parts.join(', ');
+}
