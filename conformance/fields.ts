@@ -94,7 +94,13 @@ export function cacheDirectives(value: string | undefined): Map<string, string> 
   const out = new Map<string, string>();
   for (const part of splitList(value ?? '')) {
     const [name, ...argument] = part.split('=');
-    out.set(name!.trim().toLowerCase(), argument.join('=').trim().replace(/^"(.*)"$/, '$1'));
+    out.set(
+      name!.trim().toLowerCase(),
+      argument
+        .join('=')
+        .trim()
+        .replace(/^"(.*)"$/, '$1'),
+    );
   }
   return out;
 }

@@ -214,6 +214,10 @@ export function refusedAuthorizationExamples(apiKey: string): { label: string; h
     { label: 'the key followed by more text after a space', header: `Bearer ${apiKey} x` },
     { label: 'a key that differs in case', header: `Bearer ${swapCase(apiKey)}` },
     { label: 'a wrong key', header: 'Bearer wrong-key-0000' },
+    // RFC 9110 §11.4, RFC 6750 §2.1: the scheme is the first token of the field, and nothing else.
+    { label: 'the key after a scheme that ends in "bearer" (XBearer)', header: `XBearer ${apiKey}` },
+    { label: 'the key after a scheme that starts with "bearer" (BearerX)', header: `BearerX ${apiKey}` },
+    { label: 'the key after "Basic bearer"', header: `Basic bearer ${apiKey}` },
   ].filter((c) => c.header === null || c.header.trim() !== `Bearer ${apiKey}`);
 }
 

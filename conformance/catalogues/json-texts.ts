@@ -78,7 +78,12 @@ export const JSON_TEXTS: readonly JsonTextEntry[] = [
     readings: ({ name }) => [{ name, categoryId: '0' }],
   },
   { label: 'categoryId 1e400, beyond any int64', section: 'RFC 8259 §6', expect: 'refused', text: ({ name }) => `{"name":${q(name)},"categoryId":1e400}` },
-  { label: 'categoryId of 5,000 digits', section: 'RFC 8259 §6, §9', expect: 'refused', text: ({ name }) => `{"name":${q(name)},"categoryId":${'9'.repeat(5000)}}` },
+  {
+    label: 'categoryId of 5,000 digits',
+    section: 'RFC 8259 §6, §9',
+    expect: 'refused',
+    text: ({ name }) => `{"name":${q(name)},"categoryId":${'9'.repeat(5000)}}`,
+  },
   { label: 'categoryId NaN (not JSON)', section: 'RFC 8259 §6', expect: 'refused', text: ({ name }) => `{"name":${q(name)},"categoryId":NaN}` },
   {
     label: 'the name written with \\u escapes and an escaped surrogate pair',

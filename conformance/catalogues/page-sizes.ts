@@ -23,7 +23,10 @@ export const PAGE_SIZE_FORMS: readonly PageSizeForm[] = [
   { label: 'leading white space', query: (n, max) => `${n}=%20${over(max)}` },
   { label: 'hexadecimal', query: (n, max) => `${n}=0x${over(max).toString(16)}` },
   { label: 'a thousands separator', query: (n, max) => `${n}=${over(max).toLocaleString('en-US')}` },
-  { label: 'Arabic-Indic digits', query: (n, max) => `${n}=${encodeURIComponent([...String(over(max))].map((d) => String.fromCharCode(0x660 + Number(d))).join(''))}` },
+  {
+    label: 'Arabic-Indic digits',
+    query: (n, max) => `${n}=${encodeURIComponent([...String(over(max))].map((d) => String.fromCharCode(0x660 + Number(d))).join(''))}`,
+  },
   { label: 'twice, the valid value first', query: (n, max) => `${n}=${max}&${n}=${over(max)}` },
   { label: 'twice, the valid value last', query: (n, max) => `${n}=${over(max)}&${n}=1` },
   { label: 'as an array (PHP, qs)', query: (n, max) => `${n}[]=${over(max)}` },

@@ -50,7 +50,8 @@ const challenge: AnswerRule = {
     if (!bearer) return { problem: `WWW-Authenticate: ${value} has no Bearer challenge, the only scheme the interface takes` };
     for (const [name, pattern] of Object.entries(BEARER_PARAM_CHARS)) {
       const attribute = bearer.params[name];
-      if (attribute !== undefined && !pattern.test(attribute)) return { problem: `the Bearer challenge's ${name} holds a character RFC 6750 §3 forbids: ${JSON.stringify(attribute)}` };
+      if (attribute !== undefined && !pattern.test(attribute))
+        return { problem: `the Bearer challenge's ${name} holds a character RFC 6750 §3 forbids: ${JSON.stringify(attribute)}` };
     }
     if (presentedAuthorization(exchange) === undefined && bearer.params['error'] !== undefined) {
       return {
@@ -70,7 +71,7 @@ const allow: AnswerRule = {
   family: 'http',
   title: 'every 405 carries an Allow field listing the methods the resource has',
   requirement:
-    'The origin server MUST generate an Allow header field in a 405 (Method Not Allowed) response containing a list of the target resource\'s currently supported methods (RFC 9110 §15.5.6, §10.2.1).',
+    "The origin server MUST generate an Allow header field in a 405 (Method Not Allowed) response containing a list of the target resource's currently supported methods (RFC 9110 §15.5.6, §10.2.1).",
   section: 'RFC 9110 §15.5.6, §10.2.1',
   applies: ({ response }) => response.status === 405,
   judge({ response }) {
@@ -173,10 +174,11 @@ const sharedCache: AnswerRule = {
     const fresh = lifetime > 0 || (!Number.isNaN(expires) && expires > Date.now());
     const shared = directives.has('public') || (directives.has('s-maxage') && lifetime > 0) || (directives.has('must-revalidate') && fresh);
     return shared
-      ? { problem: `an answer with pet data to a request with the key says Cache-Control: ${response.headers['cache-control']}, so shared caches may give it to requests without a key` }
+      ? {
+          problem: `an answer with pet data to a request with the key says Cache-Control: ${response.headers['cache-control']}, so shared caches may give it to requests without a key`,
+        }
       : undefined;
   },
 };
 
 export const HTTP_RULES: readonly AnswerRule[] = [date, challenge, allow, partialContent, notModified, noContentLength, sharedCache];
-

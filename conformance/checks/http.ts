@@ -70,14 +70,14 @@ const MESSAGE_CASES: readonly MessageCase[] = [
   {
     label: 'a chunked body with a trailer field (RFC 9112 §7.1.2)',
     build: ({ host, path, authorization, body }) =>
-      head([
+      `${head([
         `POST ${path} HTTP/1.1`,
         `Host: ${host}`,
         `Authorization: ${authorization}`,
         'Content-Type: application/json',
         'Transfer-Encoding: chunked',
         'Trailer: Conform-Trailer',
-      ]) + `${chunks(body)}0\r\nConform-Trailer: 1\r\n\r\n`,
+      ])}${chunks(body)}0\r\nConform-Trailer: 1\r\n\r\n`,
   },
   {
     label: 'a Range field on POST, which a server MUST ignore (RFC 9110 §14.2)',
@@ -95,14 +95,14 @@ const MESSAGE_CASES: readonly MessageCase[] = [
     label: 'Transfer-Encoding: chunked beside a Content-Length of 1 (RFC 9112 §6.3)',
     conflicting: true,
     build: ({ host, path, authorization, body }) =>
-      head([
+      `${head([
         `POST ${path} HTTP/1.1`,
         `Host: ${host}`,
         `Authorization: ${authorization}`,
         'Content-Type: application/json',
         'Content-Length: 1',
         'Transfer-Encoding: chunked',
-      ]) + `${chunks(body)}0\r\n\r\n`,
+      ])}${chunks(body)}0\r\n\r\n`,
   },
 ];
 
@@ -344,7 +344,13 @@ function otherMethodsCheck(op: OperationDescriptor): Check {
     async predicate(c, method) {
       path ??= item ? await missingItemPath(c, op) : fillPath(op.path, {});
       c.cover(op.operationId, 'method', method);
-      const sent = await c.send('http', { method, path, operationId: op.operationId, offSpec: true, ...(method === 'PUT' || method === 'PATCH' ? { body: '' } : {}) });
+      const sent = await c.send('http', {
+        method,
+        path,
+        operationId: op.operationId,
+        offSpec: true,
+        ...(method === 'PUT' || method === 'PATCH' ? { body: '' } : {}),
+      });
       if (sent.response.status >= 500 && sent.response.status !== 501)
         c.unspecified(
           {

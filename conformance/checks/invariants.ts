@@ -16,7 +16,8 @@ import fc from 'fast-check';
 import { componentSchema, type OperationDescriptor } from '../../spec/operations.js';
 import type { JsonValue } from '../../spec/json/index.js';
 import { compileSchema } from '../../spec/schema/validate.js';
-import { fillPath, queryString, sampleValidBody } from '../arbitraries/requests.js';
+import { fillPath, sampleValidBody } from '../arbitraries/requests.js';
+import { routeSpellings } from '../arbitraries/spellings.js';
 import { integerRange } from '../arbitraries/schema.js';
 import { ACCEPT_ENCODINGS } from '../catalogues/codings.js';
 import { PAGE_SIZE_FORMS } from '../catalogues/page-sizes.js';
@@ -54,7 +55,9 @@ const servedPets: AnswerRule = {
     exchange.response.status >= 200 &&
     exchange.response.status < 300 &&
     !judgedByResponses(exchange, ctx) &&
-    (Array.isArray(exchange.response.json) ? exchange.response.json.some((i) => isObject(i) && isPetShaped(i)) : isObject(exchange.response.json) && isPetShaped(exchange.response.json)),
+    (Array.isArray(exchange.response.json)
+      ? exchange.response.json.some((i) => isObject(i) && isPetShaped(i))
+      : isObject(exchange.response.json) && isPetShaped(exchange.response.json)),
   judge({ request, response }, ctx): RuleFinding | undefined {
     const body = response.json as JsonValue;
     const items = Array.isArray(body) ? body : [body];
@@ -82,8 +85,17 @@ const readable: AnswerRule = {
     if (response.undecodable) return { problem: `a ${response.status} answer to ${request.method}: ${response.undecodable}` };
     if (response.unsupportedCoding) return undefined;
     const type = response.headers['content-type'];
-    if (/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type ?? '') && response.json === undefined && !judgedByResponses(exchange, ctx) && response.parseError !== 'body is not valid UTF-8')
-      return { problem: `a ${response.status} answer to ${request.method} ${request.path} says Content-Type: ${type} but is not JSON (${response.parseError ?? 'unreadable'})` };
+    // A 206 holds a part of a representation, which is not a JSON text by itself.
+    if (
+      response.status !== 206 &&
+      /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type ?? '') &&
+      response.json === undefined &&
+      !judgedByResponses(exchange, ctx) &&
+      response.parseError !== 'body is not valid UTF-8'
+    )
+      return {
+        problem: `a ${response.status} answer to ${request.method} ${request.path} says Content-Type: ${type} but is not JSON (${response.parseError ?? 'unreadable'})`,
+      };
     const accepted = [request.headers['accept-encoding'] ?? []].flat().join(', ');
     const excluded = request.headers['accept-encoding'] !== undefined && !ACCEPT_ENCODINGS.find((e) => e.value === accepted)?.allowsCoding;
     if (response.coding !== undefined && excluded)
@@ -160,7 +172,8 @@ function ownsFieldsCheck(create: OperationDescriptor): Check {
         if (!isObject(pet) || typeof pet['id'] !== 'bigint') throw new Violation('the 201 body is not a Pet with an integer id', sent);
         c.knowledge.record(pet);
         const given = String(pet['id']);
-        if (given === witness.id) throw new Violation(`a NewPet naming ${owned.label} was created with that pet's id ${given}: two pets now share it, or one was replaced`, sent);
+        if (given === witness.id)
+          throw new Violation(`a NewPet naming ${owned.label} was created with that pet's id ${given}: two pets now share it, or one was replaced`, sent);
         if (owned.label === 'an id no pet has' && given === value)
           throw new Violation(`a NewPet naming id ${value} was created with exactly that id: the client chose it, not the service`, sent);
       }
@@ -192,6 +205,8 @@ async function expectUnchanged(c: CheckContext, witness: CreatedPet): Promise<vo
  */
 function anyRequestCheck(list: OperationDescriptor): Check {
   const size = pageSizeParameter(list);
+  // The route's other spellings, with the key: what a spelling answers is open, but not a page beyond the maximum.
+  const spellings = routeSpellings(list.method, list.path, list.path);
   const safeFields = REQUEST_FIELDS.map((f, i) => ({ f, i })).filter(({ f }) => f.safe && !f.keyElsewhere);
   return propertyCheck({
     id: `invariants.${list.operationId}.any-request`,
@@ -207,17 +222,22 @@ function anyRequestCheck(list: OperationDescriptor): Check {
         form: fc.nat({ max: PAGE_SIZE_FORMS.length - 1 }),
         field: fc.option(fc.constantFrom(...safeFields.map((s) => s.i)), { nil: undefined }),
         encoding: fc.nat({ max: ACCEPT_ENCODINGS.length - 1 }),
+        spelling: fc.option(fc.nat({ max: spellings.length - 1 }), { nil: undefined }),
       }),
     examples: () => [
-      ...PAGE_SIZE_FORMS.map((_, form) => ({ form, field: undefined, encoding: 0 })),
-      ...ACCEPT_ENCODINGS.map((_, encoding) => ({ form: 0, field: undefined, encoding })),
-      ...safeFields.map(({ i }) => ({ form: 0, field: i, encoding: 0 })),
+      ...PAGE_SIZE_FORMS.map((_, form) => ({ form, field: undefined, encoding: 0, spelling: undefined })),
+      ...ACCEPT_ENCODINGS.map((_, encoding) => ({ form: 0, field: undefined, encoding, spelling: undefined })),
+      ...safeFields.map(({ i }) => ({ form: 0, field: i, encoding: 0, spelling: undefined })),
+      ...spellings.map((_, spelling) => ({ form: 0, field: undefined, encoding: 0, spelling })),
     ],
-    runs: (c) => Math.max(PAGE_SIZE_FORMS.length + ACCEPT_ENCODINGS.length + safeFields.length, Math.round(c.options.runs / 2)),
-    async predicate(c, { form, field, encoding }) {
+    runs: (c) => Math.max(PAGE_SIZE_FORMS.length + ACCEPT_ENCODINGS.length + safeFields.length + spellings.length, Math.round(c.options.runs / 2)),
+    async predicate(c, { form, field, encoding, spelling }) {
       const max = size ? integerRange(size.schema)[1] : 100n;
       if (size) await ensurePopulation(c, 'invariants', list, max);
-      const query = size ? `?${PAGE_SIZE_FORMS[form]!.query(size.name, max)}` : queryString({});
+      const spelled = spelling === undefined ? undefined : spellings[spelling]!;
+      const pathPart = spelled?.path ?? list.path;
+      const queryPart = size ? PAGE_SIZE_FORMS[form]!.query(size.name, max) : '';
+      const target = pathPart.endsWith('?') || queryPart === '' ? pathPart + queryPart : `${pathPart}?${queryPart}`;
       const headers: Record<string, string> = {};
       const accept = ACCEPT_ENCODINGS[encoding]!;
       if (accept.value !== null) headers['accept-encoding'] = accept.value;
@@ -227,18 +247,18 @@ function anyRequestCheck(list: OperationDescriptor): Check {
       }
       c.cover(list.operationId, 'page size spelling', PAGE_SIZE_FORMS[form]!.label);
       c.cover(list.operationId, 'Accept-Encoding', accept.value ?? '(none)');
+      if (spelled) c.cover(list.operationId, 'route spelling, with the key', spelled.label);
       const sent = await c.send('invariants', {
-        method: list.method,
-        path: list.path + query,
+        method: spelled?.method ?? list.method,
+        path: target,
         operationId: list.operationId,
         headers,
-        // A precondition or a range may get 304, 206 or 416: open answers the responses family would call undeclared.
-        ...(field !== undefined ? { offSpec: true } : {}),
+        // A precondition or a range may get 304, 206 or 416, a spelling anything: open answers the responses family would judge.
+        ...(field !== undefined || spelled ? { offSpec: true } : {}),
       });
       const body = sent.response.json;
       if (sent.response.status === 200 && Array.isArray(body) && BigInt(body.length) > max)
-        throw new Violation(`${list.path}${query} was answered with ${body.length} pets, more than the largest page (${max})`, sent);
+        throw new Violation(`${spelled?.method ?? list.method} ${target} was answered with ${body.length} pets, more than the largest page (${max})`, sent);
     },
   });
 }
-

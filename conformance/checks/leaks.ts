@@ -92,12 +92,12 @@ const internals: AnswerRule = {
   family: 'leaks',
   title: 'no error answer shows the code behind it (a stack trace, a source path, a database error)',
   requirement:
-    'An error carries a human-readable description (§7 Error.message), not the service\'s internals: a stack trace, source paths or a database\'s own error in an answer tell an attacker what runs behind the interface (OWASP API8:2023, security misconfiguration).',
+    "An error carries a human-readable description (§7 Error.message), not the service's internals: a stack trace, source paths or a database's own error in an answer tell an attacker what runs behind the interface (OWASP API8:2023, security misconfiguration).",
   section: 'seed §7; OWASP API8:2023',
   applies: ({ response }) => response.status >= 400 && response.text.length > 0,
   judge({ request, response }) {
     const found = INTERNALS.find(({ pattern }) => pattern.test(response.text));
-    return found ? { problem: `the ${response.status} answer to ${request.method} ${request.path} shows ${found.what}` } : undefined;
+    return found ? { problem: `the ${response.status} answer to ${request.method} ${request.path} shows ${found.what}`, kind: found.what } : undefined;
   },
 };
 

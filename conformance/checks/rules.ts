@@ -12,7 +12,11 @@ import type { Check, CheckContext, Failure, Family } from '../types.js';
 
 /** What is wrong with one exchange (a failure), or what the standards leave to the server and this project decided otherwise (an advisory). */
 export type RuleFinding =
-  | { readonly problem: string }
+  | {
+      readonly problem: string;
+      /** What makes two problems the same (they are reported once, with a count); by default the wording, numbers aside. */
+      readonly kind?: string;
+    }
   | {
       readonly open: string;
       /** The decision's key in docs/decisions.md or the standard's words that leave it open. */
@@ -45,7 +49,7 @@ export function ruleCheck(rule: AnswerRule, ctx: CheckContext): Check {
     const finding = rule.judge(exchange, ctx);
     if (finding === undefined) return;
     if ('problem' in finding) {
-      const key = finding.problem.replace(/-?\d+/g, 'N');
+      const key = finding.kind ?? finding.problem.replace(/-?\d+/g, 'N');
       const seen = problems.get(key);
       if (seen) seen.count++;
       else problems.set(key, { exchange, message: finding.problem, count: 1 });

@@ -71,6 +71,20 @@ export function hasRepeatedAuthorization(rawHeaders: readonly string[]): boolean
   return false;
 }
 
+/**
+ * Whether the request carries more than one Host field (RFC 9112 §3.2: such
+ * a request is answered 400). Node.js keeps only the first in `req.headers`,
+ * so the raw list is read; only names of four characters are compared.
+ */
+export function hasRepeatedHost(rawHeaders: readonly string[]): boolean {
+  let seen = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 4 && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host') && ++seen > 1) return true;
+  }
+  return false;
+}
+
 /** The `WWW-Authenticate` challenge for a 401 (RFC 6750 §3). */
 export function challenge(outcome: Exclude<AuthOutcome, 'ok'>): string {
   return outcome === 'invalid'

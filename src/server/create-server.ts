@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { Socket } from 'node:net';
 import { operations as specOperations, type OperationDescriptor } from '../../spec/operations.js';
 import { PetStore, SeedError, type IdMode, type SeedPet, type Store } from '../store/index.js';
-import { createAuthenticator } from './auth.js';
+import { createAuthenticator, hasRepeatedHost } from './auth.js';
 import { createClock, type Clock } from './clock.js';
 import { DEFAULT_BASE_PATH, DEVELOPMENT_API_KEY, defaultLimits, type Limits } from './decisions.js';
 import { createRequestHandler } from './handler.js';
@@ -140,10 +140,13 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
     // The page, like the control API, is not the interface: the journal leaves both out.
     const toControl = toDocs || isControl(req.url);
     const x: Exchange = { req, res, headers: undefined, arrived: performance.now(), toControl, requestBody: undefined };
-    // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400. Node's
-    // own check (requireHostHeader) answers it with no body, so it is made here.
-    if (req.headers.host !== undefined || req.httpVersion !== '1.1') return toDocs ? docs(x) : toControl ? control!(x) : handle(x);
-    respond.sendError(x, 'bad_request', 'an HTTP/1.1 request must carry a Host header', CLOSE);
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host, or with two, is
+    // answered 400. Node's own check (requireHostHeader) answers the first
+    // with no body and lets the second through (it keeps the first Host).
+    if (req.headers.host === undefined && req.httpVersion === '1.1')
+      return respond.sendError(x, 'bad_request', 'an HTTP/1.1 request must carry a Host header', CLOSE);
+    if (hasRepeatedHost(req.rawHeaders)) return respond.sendError(x, 'bad_request', 'a request carries one Host header, not several', CLOSE);
+    return toDocs ? docs(x) : toControl ? control!(x) : handle(x);
   };
 
   const server = createListener(serve, clock, limits);

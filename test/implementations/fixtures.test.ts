@@ -5,10 +5,12 @@
 // delta from the base, and the base itself is checked against the seed.
 import { readFileSync } from 'node:fs';
 import t, { type Test } from 'tap';
+import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { SUNSET } from '../../fixtures/implementations/base.mjs';
 import { FAMILIES, implementations, startVariant } from '../../fixtures/implementations/index.mjs';
 import { parseJson } from '../../spec/json/index.js';
+import { rawExchange } from '../helpers/raw.js';
 
 const KEY = 'test-key';
 
@@ -31,6 +33,8 @@ interface CallOptions {
 }
 
 interface Client {
+  /** The variant's base URL (ends in /v1). */
+  readonly url: string;
   call(path: string, options?: CallOptions): Promise<Reply>;
   /** The same without retrying a 429. */
   callOnce(path: string, options?: CallOptions): Promise<Reply>;
@@ -60,7 +64,7 @@ async function startClient(t: Test, name: string, options: Record<string, unknow
     const parsed = parseJson(text);
     return { status: res.statusCode, headers: res.headers, text, json: parsed.ok ? parsed.value : undefined };
   };
-  return { call, callOnce, create: (body) => call('/pets', { body }) };
+  return { url: server.url, call, callOnce, create: (body) => call('/pets', { body }) };
 }
 
 /** `count` NewPets for `initialPets`, statuses cycling through sold, available and none. */
@@ -300,6 +304,97 @@ const probes: Record<string, Probe> = {
   'gone-early': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1')).status === 410 },
   'deprecates-every-operation': { shows: async (c) => (await c.call('/pets')).headers['deprecation'] !== undefined },
 
+  // ── Broken: what RFC 9110, 9111 and 9112 require of any server ──────
+  'no-date-header': { shows: async (c) => (await c.call('/pets')).headers['date'] === undefined },
+  'challenge-missing': { shows: async (c) => (await c.call('/pets', { auth: false })).headers['www-authenticate'] === undefined },
+  'challenge-basic': { shows: async (c) => /^Basic /.test(String((await c.call('/pets', { auth: false })).headers['www-authenticate'])) },
+  'method-not-allowed-without-allow': {
+    shows: async (c) => {
+      const r = await c.call('/pets', { method: 'DELETE' });
+      return r.status === 405 && r.headers['allow'] === undefined;
+    },
+  },
+  'partial-content-without-range': {
+    shows: async (c) => {
+      const r = await c.call('/pets', { headers: { range: 'bytes=0-0' } });
+      return r.status === 206 && r.headers['content-range'] === undefined;
+    },
+  },
+  'not-modified-for-any-tag': { shows: async (c) => (await c.call('/pets', { headers: { 'if-none-match': '"never-issued"' } })).status === 304 },
+  'not-modified-before-auth': {
+    shows: async (c) => (await c.call('/pets', { auth: false, headers: { 'if-none-match': '*' } })).status === 304,
+  },
+  'public-cache-control': { shows: async (c) => /\bpublic\b/.test(String((await c.call('/pets')).headers['cache-control'])) },
+  'ignores-chunked-body': {
+    shows: async (c) => {
+      const body = (async function* () {
+        yield Buffer.from('{"name":"Rex",');
+        yield Buffer.from('"categoryId":1}');
+      })();
+      const r = await request(`${c.url}/pets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body,
+      });
+      await r.body.text();
+      return r.statusCode === 400;
+    },
+  },
+  'accepts-missing-host': {
+    shows: async (c) => {
+      const answer = await rawExchange(c.url, `GET /v1/pets HTTP/1.1\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`);
+      return answer.startsWith('HTTP/1.1 200');
+    },
+  },
+
+  // ── Broken: JSON as RFC 8259 has it ─────────────────────────────────
+  'json-with-bom': {
+    // Read as bytes: a text decoder drops a leading BOM (the Fetch standard's "UTF-8 decode").
+    shows: async (c) => {
+      const r = await request(`${c.url}/pets`, { headers: { authorization: `Bearer ${KEY}` } });
+      return Buffer.from(await r.body.arrayBuffer())
+        .subarray(0, 3)
+        .equals(Buffer.from([0xef, 0xbb, 0xbf]));
+    },
+  },
+  'repeats-member-names': { shows: async (c) => (await c.create({ name: 'Rex', categoryId: 1 })).text.startsWith('{"name":"","id":') },
+  'validates-first-stores-last': { shows: async (c) => (await c.create('{"name":"Rex","categoryId":1,"categoryId":"1"}')).json?.categoryId === '1' },
+  'drops-number-exponent': { shows: async (c) => (await c.create('{"name":"Rex","categoryId":5E2}')).json?.categoryId === 5n },
+
+  // ── Broken: the invariants (no credential, server-owned ids, pages) ─
+  'deletes-without-key': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => (await c.call('/pets/1', { method: 'DELETE', auth: false })).status === 204 && (await c.call('/pets/1')).status === 404,
+  },
+  'accepts-api-key-header': { shows: async (c) => (await c.call('/pets', { auth: false, headers: { 'x-api-key': KEY } })).status === 200 },
+  'accepts-key-in-query': { shows: async (c) => (await c.call(`/pets?api_key=${KEY}`, { auth: false })).status === 200 },
+  'unversioned-route-unguarded': {
+    shows: async (c) => {
+      const r = await request(new URL('/pets', c.url));
+      await r.body.text();
+      return r.statusCode === 200;
+    },
+  },
+  'scheme-not-anchored': { shows: async (c) => (await c.call('/pets', { auth: `XBearer ${KEY}` })).status === 200 },
+  'client-assigned-id': { shows: async (c) => (await c.create('{"id":4242,"name":"Rex","categoryId":1}')).json?.id === 4242n },
+  'replaces-pet-on-id': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => {
+      await c.create('{"id":1,"name":"Replaced","categoryId":1}');
+      return (await c.call('/pets/1')).json?.name === 'Replaced';
+    },
+  },
+  'limit-polluted': { options: { initialPets: somePets(130) }, shows: async (c) => (await c.call('/pets?limit=100&limit=1000')).json?.length === 130 },
+  'mislabels-coding': {
+    shows: async (c) => {
+      const r = await c.call('/pets', { headers: { 'accept-encoding': 'gzip' } });
+      return r.headers['content-encoding'] === 'gzip' && r.text === '[]';
+    },
+  },
+  'stack-trace-in-errors': { shows: async (c) => /\n\s+at /.test((await c.create('{"name":')).json?.message ?? '') },
+  'trailing-slash-uncapped': { options: { initialPets: somePets(130) }, shows: async (c) => (await c.call('/pets/?limit=1000')).json?.length === 130 },
+  'truncates-id': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1.9')).status === 200 },
+
   // ── Correct: what the seed leaves open ──────────────────────────────
   'descending-order': {
     options: { initialPets: somePets(3) },
@@ -410,6 +505,43 @@ const probes: Record<string, Probe> = {
     },
   },
   'lenient-bearer-whitespace': { shows: async (c) => (await c.call('/pets', { auth: `Bearer\t${KEY}` })).status === 200 },
+  'compresses-answers': {
+    shows: async (c) => {
+      const r = await request(`${c.url}/pets`, { headers: { authorization: `Bearer ${KEY}`, 'accept-encoding': 'gzip' } });
+      const bytes = Buffer.from(await r.body.arrayBuffer());
+      return r.headers['content-encoding'] === 'gzip' && gunzipSync(bytes).toString() === '[]';
+    },
+  },
+  'conditional-and-ranges': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => {
+      const first = await c.call('/pets/1');
+      const again = await c.call('/pets/1', { headers: { 'if-none-match': String(first.headers['etag']) } });
+      const part = await c.call('/pets/1', { headers: { range: 'bytes=0-4' } });
+      return again.status === 304 && part.status === 206 && part.headers['content-range'] === `bytes 0-4/${first.text.length}`;
+    },
+  },
+  'options-answered-openly': { shows: async (c) => (await c.call('/pets', { method: 'OPTIONS', auth: false })).status === 204 },
+  'requires-content-length': {
+    shows: async (c) => {
+      const body = (async function* () {
+        yield Buffer.from('{"name":"Rex","categoryId":1}');
+      })();
+      const r = await request(`${c.url}/pets`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body });
+      await r.body.text();
+      return r.statusCode === 411;
+    },
+  },
+  'implements-delete': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) =>
+      (await c.call('/pets/1', { method: 'DELETE', auth: false })).status === 401 &&
+      (await c.call('/pets/1', { method: 'DELETE' })).status === 204 &&
+      (await c.call('/pets/1')).status === 404,
+  },
+  'lenient-id-parse': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/%201')).status === 200 },
+  'takes-access-token-query': { shows: async (c) => (await c.call(`/pets?access_token=${KEY}`, { auth: false })).status === 200 },
+  'first-member-wins': { shows: async (c) => (await c.create('{"name":"First","categoryId":1,"name":"Last"}')).json?.name === 'First' },
   'rate-limited': {
     shows: async (c) => {
       const statuses = [];
