@@ -9,7 +9,7 @@
 import { Agent, errors as undiciErrors } from 'undici';
 import type { JsonValue } from '../spec/json/index.js';
 import { readBody, type RepeatedName } from './body.js';
-import { sendRaw } from './raw.js';
+import { sendRaw, type RawAnswer } from './raw.js';
 
 export interface WireRequest {
   readonly method: string;
@@ -100,8 +100,8 @@ export interface Client {
   /** `Bearer <key>`: the credential the target must accept. */
   readonly authorization: string;
   send(family: string, request: WireRequest): Promise<WireResponse>;
-  /** Sends `request.raw` as it is, on a new connection; `closed`: the server closed it after answering. */
-  sendRaw(family: string, request: WireRequest & { raw: string }): Promise<{ response: WireResponse; closed: boolean }>;
+  /** Sends `request.raw` as it is, on a new connection: `closed`, the server closed it after answering; `more`, it answered again. */
+  sendRaw(family: string, request: WireRequest & { raw: string }): Promise<RawAnswer>;
   /** Writes left in the budget. */
   writesLeft(): number;
   observe(observer: Observer): void;
@@ -157,7 +157,7 @@ export function createClient(options: ClientOptions): Client {
     const started = performance.now();
     requests++;
     try {
-      let answer: RawAnswer;
+      let answer: DispatchedAnswer;
       try {
         answer = await roundTrip(agent, origin.origin, request.fromOrigin ? request.path : basePath + request.path, request, options.maxResponseBytes);
       } catch (error) {
@@ -177,7 +177,7 @@ export function createClient(options: ClientOptions): Client {
     }
   }
 
-  async function sendRawRequest(family: string, request: WireRequest & { raw: string }): Promise<{ response: WireResponse; closed: boolean }> {
+  async function sendRawRequest(family: string, request: WireRequest & { raw: string }): Promise<RawAnswer> {
     if (writeMethods.has(request.method)) {
       if (writes >= options.maxWrites) throw new WriteBudgetExhausted(`the write budget (--max-writes ${options.maxWrites}) is used up`);
       writes++;
@@ -239,7 +239,7 @@ function createGate(concurrency: number, rate: number): { acquire(): Promise<voi
  * more than the judging does. Reading stops as soon as the body passes
  * maxResponseBytes (the rest is not read).
  */
-function roundTrip(agent: Agent, origin: string, path: string, request: WireRequest, maxResponseBytes: number): Promise<RawAnswer> {
+function roundTrip(agent: Agent, origin: string, path: string, request: WireRequest, maxResponseBytes: number): Promise<DispatchedAnswer> {
   return new Promise((resolve, reject) => {
     let status = 0;
     let headers: Record<string, string> = {};
@@ -281,7 +281,7 @@ function roundTrip(agent: Agent, origin: string, path: string, request: WireRequ
 
 const MAX_RATE_LIMIT_RETRIES = 10;
 
-interface RawAnswer {
+interface DispatchedAnswer {
   status: number;
   headers: Record<string, string>;
   bytes: Buffer;

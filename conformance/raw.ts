@@ -15,6 +15,8 @@ export interface RawAnswer {
   readonly response: WireResponse;
   /** The server closed the connection after the answer (or said `Connection: close`). */
   readonly closed: boolean;
+  /** More bytes came after the answer: the server read part of what was sent as another request. */
+  readonly more: boolean;
 }
 
 export interface RawTarget {
@@ -43,7 +45,7 @@ export function sendRaw(target: RawTarget, bytes: string): Promise<RawAnswer> {
       if (error) return reject(error);
       const parsed = parseAnswer(received, true, target.maxResponseBytes);
       if (!parsed) return reject(new Error('the connection closed before a complete answer'));
-      resolve(toAnswer(parsed, true, started, target.maxResponseBytes));
+      resolve(toAnswer(parsed, true, false, started, target.maxResponseBytes));
     };
     const timer = setTimeout(() => finish(new Error(`no answer within ${target.timeoutMs} ms`)), target.timeoutMs);
     socket.once(protocol === 'https:' ? 'secureConnect' : 'connect', () => {
@@ -54,7 +56,8 @@ export function sendRaw(target: RawTarget, bytes: string): Promise<RawAnswer> {
       if (received.length > target.maxResponseBytes + 65_536) return finish(new Error(`the answer is larger than ${target.maxResponseBytes} bytes`));
       const parsed = parseAnswer(received, false, target.maxResponseBytes);
       if (!parsed || done) return;
-      // Complete: wait a moment to see whether the server closes the connection, as RFC 9112 §6.3 asks after some requests.
+      // Complete: wait a moment to see whether the server closes the connection (as RFC 9112 §6.3 asks after
+      // some requests), or answers again, having read the rest of what was sent as another request.
       done = true;
       clearTimeout(timer);
       const closedSoon = new Promise<boolean>((settle) => {
@@ -66,7 +69,8 @@ export function sendRaw(target: RawTarget, bytes: string): Promise<RawAnswer> {
       });
       void closedSoon.then((closed) => {
         socket.destroy();
-        resolve(toAnswer(parsed, closed || /\bclose\b/i.test(parsed.headers['connection'] ?? ''), started, target.maxResponseBytes));
+        const more = received.length > parsed.end;
+        resolve(toAnswer(parsed, closed || /\bclose\b/i.test(parsed.headers['connection'] ?? ''), more, started, target.maxResponseBytes));
       });
     });
     socket.once('end', () => finish());
@@ -78,6 +82,8 @@ interface Parsed {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
+  /** Where the answer ends in the bytes received. */
+  end: number;
 }
 
 /** The first final answer in `bytes`, or undefined while it is incomplete (`ended`: nothing more will come). */
@@ -102,24 +108,25 @@ function parseAnswer(bytes: Buffer, ended: boolean, maxBytes: number): Parsed | 
       offset = start;
       continue;
     }
-    if (status === 204 || status === 304) return { status, headers, body: Buffer.alloc(0) };
+    if (status === 204 || status === 304) return { status, headers, body: Buffer.alloc(0), end: start };
+    const rest = { status, headers, body: bytes.subarray(start), end: bytes.length };
     if (/\bchunked\b/i.test(headers['transfer-encoding'] ?? '')) {
-      const body = dechunk(bytes.subarray(start), maxBytes);
-      if (body) return { status, headers, body };
-      return ended ? { status, headers, body: bytes.subarray(start) } : undefined;
+      const chunked = dechunk(bytes.subarray(start), maxBytes);
+      if (chunked) return { status, headers, body: chunked.body, end: start + chunked.length };
+      return ended ? rest : undefined;
     }
     const length = headers['content-length'];
     if (length !== undefined) {
       const n = Number(length);
-      if (bytes.length - start < n) return ended ? { status, headers, body: bytes.subarray(start) } : undefined;
-      return { status, headers, body: bytes.subarray(start, start + n) };
+      if (bytes.length - start < n) return ended ? rest : undefined;
+      return { status, headers, body: bytes.subarray(start, start + n), end: start + n };
     }
-    return ended ? { status, headers, body: bytes.subarray(start) } : undefined;
+    return ended ? rest : undefined;
   }
 }
 
-/** The content of a chunked body (RFC 9112 §7.1), or undefined while incomplete. */
-function dechunk(bytes: Buffer, maxBytes: number): Buffer | undefined {
+/** The content of a chunked body (RFC 9112 §7.1) and how many bytes it took, or undefined while incomplete. */
+function dechunk(bytes: Buffer, maxBytes: number): { body: Buffer; length: number } | undefined {
   const parts: Buffer[] = [];
   let offset = 0;
   let size = 0;
@@ -129,19 +136,23 @@ function dechunk(bytes: Buffer, maxBytes: number): Buffer | undefined {
     const chunkSize = Number.parseInt(bytes.subarray(offset, lineEnd).toString('latin1').split(';')[0]!.trim(), 16);
     if (!Number.isFinite(chunkSize)) return undefined;
     // The last chunk, then the trailer section and a blank line.
-    if (chunkSize === 0) return bytes.indexOf('\r\n\r\n', lineEnd) === -1 ? undefined : Buffer.concat(parts);
+    if (chunkSize === 0) {
+      const end = bytes.indexOf('\r\n\r\n', lineEnd);
+      return end === -1 ? undefined : { body: Buffer.concat(parts), length: end + 4 };
+    }
     const start = lineEnd + 2;
     if (bytes.length < start + chunkSize + 2) return undefined;
     parts.push(bytes.subarray(start, start + chunkSize));
     size += chunkSize;
-    if (size > maxBytes) return Buffer.concat(parts);
+    if (size > maxBytes) return { body: Buffer.concat(parts), length: bytes.length };
     offset = start + chunkSize + 2;
   }
 }
 
-function toAnswer(parsed: Parsed, closed: boolean, started: number, maxBytes: number): RawAnswer {
+function toAnswer(parsed: Parsed, closed: boolean, more: boolean, started: number, maxBytes: number): RawAnswer {
   return {
     closed,
+    more,
     response: {
       status: parsed.status,
       headers: parsed.headers,

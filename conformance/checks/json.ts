@@ -121,12 +121,7 @@ function edgeTextsCheck(op: OperationDescriptor): Check {
 type Sent = Awaited<ReturnType<CheckContext['send']>>;
 
 /** A 201 holds one reading of the text, and getPet serves the pet as the 201 said. */
-async function judgeReading(
-  c: CheckContext,
-  entry: JsonTextEntry,
-  fields: { name: string; categoryId: bigint },
-  sent: Sent,
-): Promise<void> {
+async function judgeReading(c: CheckContext, entry: JsonTextEntry, fields: { name: string; categoryId: bigint }, sent: Sent): Promise<void> {
   const pet = sent.response.json;
   if (!isObject(pet) || typeof pet['id'] !== 'bigint') throw new Violation('the 201 body is not a Pet with an integer id', sent);
   c.knowledge.record(pet);
