@@ -5,6 +5,7 @@
 // delta from the base, and the base itself is checked against the seed.
 import { readFileSync } from 'node:fs';
 import t, { type Test } from 'tap';
+import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { SUNSET } from '../../fixtures/implementations/base.mjs';
@@ -327,10 +328,8 @@ const probes: Record<string, Probe> = {
   'public-cache-control': { shows: async (c) => /\bpublic\b/.test(String((await c.call('/pets')).headers['cache-control'])) },
   'ignores-chunked-body': {
     shows: async (c) => {
-      const body = (async function* () {
-        yield Buffer.from('{"name":"Rex",');
-        yield Buffer.from('"categoryId":1}');
-      })();
+      // A stream without a length: undici sends it chunked.
+      const body = Readable.from([Buffer.from('{"name":"Rex",'), Buffer.from('"categoryId":1}')]);
       const r = await request(`${c.url}/pets`, {
         method: 'POST',
         headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
@@ -524,9 +523,7 @@ const probes: Record<string, Probe> = {
   'options-answered-openly': { shows: async (c) => (await c.call('/pets', { method: 'OPTIONS', auth: false })).status === 204 },
   'requires-content-length': {
     shows: async (c) => {
-      const body = (async function* () {
-        yield Buffer.from('{"name":"Rex","categoryId":1}');
-      })();
+      const body = Readable.from([Buffer.from('{"name":"Rex","categoryId":1}')]);
       const r = await request(`${c.url}/pets`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body });
       await r.body.text();
       return r.statusCode === 411;
