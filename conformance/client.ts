@@ -182,6 +182,16 @@ export function createClient(options: ClientOptions): Client {
       if (writes >= options.maxWrites) throw new WriteBudgetExhausted(`the write budget (--max-writes ${options.maxWrites}) is used up`);
       writes++;
     }
+    // A 429 is sent again, as for any other request (see send).
+    for (let attempt = 0; ; attempt++) {
+      const answer = await sendRawOnce(family, request);
+      if (answer.response.status !== 429 || attempt >= MAX_RATE_LIMIT_RETRIES) return answer;
+      rateLimited++;
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs(answer.response.headers['retry-after'], attempt) + jitterMs(attempt)));
+    }
+  }
+
+  async function sendRawOnce(family: string, request: WireRequest & { raw: string }): Promise<RawAnswer> {
     await acquire();
     requests++;
     try {

@@ -8,11 +8,13 @@
  */
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
-import { readBody } from './body.js';
-import type { WireResponse } from './client.js';
+import { type ReadBody, readBody } from './body.js';
+
+/** An answer as the client records every answer (client.ts's WireResponse has this shape). */
+export type RawResponse = ReadBody & { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly durationMs: number };
 
 export interface RawAnswer {
-  readonly response: WireResponse;
+  readonly response: RawResponse;
   /** The server closed the connection after the answer (or said `Connection: close`). */
   readonly closed: boolean;
   /** More bytes came after the answer: the server read part of what was sent as another request. */
@@ -43,7 +45,12 @@ export function sendRaw(target: RawTarget, bytes: string): Promise<RawAnswer> {
       clearTimeout(timer);
       socket.destroy();
       if (error) return reject(error);
-      const parsed = parseAnswer(received, true, target.maxResponseBytes);
+      let parsed: Parsed | undefined;
+      try {
+        parsed = parseAnswer(received, true, target.maxResponseBytes);
+      } catch (problem) {
+        return reject(problem);
+      }
       if (!parsed) return reject(new Error('the connection closed before a complete answer'));
       resolve(toAnswer(parsed, true, false, started, target.maxResponseBytes));
     };
@@ -54,7 +61,12 @@ export function sendRaw(target: RawTarget, bytes: string): Promise<RawAnswer> {
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);
       if (received.length > target.maxResponseBytes + 65_536) return finish(new Error(`the answer is larger than ${target.maxResponseBytes} bytes`));
-      const parsed = parseAnswer(received, false, target.maxResponseBytes);
+      let parsed: Parsed | undefined;
+      try {
+        parsed = parseAnswer(received, false, target.maxResponseBytes);
+      } catch (problem) {
+        return finish(problem as Error);
+      }
       if (!parsed || done) return;
       // Complete: wait a moment to see whether the server closes the connection (as RFC 9112 §6.3 asks after
       // some requests), or answers again, having read the rest of what was sent as another request.

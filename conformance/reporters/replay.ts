@@ -18,11 +18,13 @@ function shellWord(text: string, apiKey: string): string {
 
 export function curlCommand(baseUrl: string, request: WireRequest, apiKey: string): string {
   const url = request.fromOrigin ? new URL(baseUrl).origin + request.path : joinUrl(baseUrl, request.path);
-  const parts = ['curl', '-sS', '-i', '--path-as-is', '-X', request.method, shellWord(url, apiKey)];
+  const parts = ['curl', '-sS', '-i', '-X', request.method, shellWord(url, apiKey)];
   for (const [name, values] of Object.entries(request.headers)) {
     for (const value of [values].flat()) parts.push('-H', shellWord(`${name}: ${value}`, apiKey));
   }
   if (request.body !== undefined) parts.push('--data-binary', shellWord(request.body, apiKey));
+  // Dot segments and doubled slashes are sent as they are (curl would remove them, RFC 3986 §5.2.4).
+  if (/\/\.|\/\//.test(url.replace(/^[a-z]+:\/\//, ''))) parts.push('--path-as-is');
   return parts.join(' ');
 }
 
