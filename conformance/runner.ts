@@ -13,6 +13,7 @@ import { type Client, createClient, joinUrl, TargetUnreachableError, TransportEr
 import { Knowledge } from './knowledge.js';
 import { runPool } from './pool.js';
 import { createCoverage } from './coverage.js';
+import { diagnose, sentIntegers } from './causes.js';
 import { createOracle } from './oracle.js';
 import { defaultRunOptions } from './defaults.js';
 import { countOutcomes } from './outcomes.js';
@@ -63,6 +64,8 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   client.observe((exchange) => knowledge.noteDate(exchange.response.headers['date']));
   const coverage = createCoverage(operations);
   client.observe(coverage.observe);
+  const integers = sentIntegers();
+  client.observe(integers.observe);
   if (judge) client.observe(judge.observe);
 
   const advisories = new Map<string, Advisory>();
@@ -91,7 +94,11 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
       report,
     );
     const all: (CheckOutcome & { extraFailures?: readonly Failure[] })[] = [...outcomes, ...judged, ...(judge ? await judge.outcomes() : [])];
-    const failures = all.flatMap((o) => (o.failure ? [o.failure, ...(o.extraFailures ?? [])] : []));
+    const found = all.flatMap((o) => (o.failure ? [o.failure, ...(o.extraFailures ?? [])] : []));
+    const create = operations.find((op) => op.method === 'POST' && op.requestBody && op.responses.some((r) => r.status === 201));
+    const { failures, causes } = diagnose(found, integers.all(), create);
+    // Each check's own failure carries the cause it shares, as the run's list does.
+    const withCause = new Map(found.map((f, i) => [f, failures[i]!]));
     const counts = countOutcomes(all);
     const stats = client.stats();
     if (stats.rateLimited > 0) {
@@ -117,8 +124,9 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
       validatorLoadMs: judge ? validatorLoadMs : 0,
       requests: stats.requests,
       writes: stats.writes,
-      checks: all.map(({ extraFailures: _extra, ...outcome }) => outcome),
+      checks: all.map(({ extraFailures: _extra, ...outcome }) => (outcome.failure ? { ...outcome, failure: withCause.get(outcome.failure)! } : outcome)),
       failures,
+      causes,
       advisories: [...advisories.values()],
       ...(targetDate ? { targetDate } : {}),
       coverage: coverage.snapshot(),

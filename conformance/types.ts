@@ -83,6 +83,8 @@ export class Violation extends Error {
   constructor(
     message: string,
     readonly exchange?: { request: WireRequest; response?: WireResponse },
+    /** The request broke in the check's own preparation (a pet it needed), not in what the check is about. */
+    readonly setup = false,
   ) {
     super(message);
   }
@@ -119,6 +121,26 @@ export interface Failure {
   readonly path?: string;
   /** How many times the same problem was seen (responses are judged on every exchange). */
   readonly occurrences?: number;
+  /** It broke in the check's own preparation (a pet it needed could not be created), not in what the check is about. */
+  readonly setup?: boolean;
+  /** The cause it shares with other failures (`ConformanceResult.causes`), when one was found. */
+  readonly cause?: string;
+}
+
+/**
+ * Failures that one defect explains: they share an offending value or
+ * request (the same int64 changed, the same refusal of a valid create). The
+ * summary says what was sent and what came back, never a mechanism the
+ * answers do not show.
+ */
+export interface Cause {
+  readonly id: string;
+  readonly summary: string;
+  /** What shows it: the first exchange of the group, as sent and as answered. */
+  readonly evidence: string;
+  /** The checks whose failures it explains. */
+  readonly checkIds: readonly string[];
+  readonly failures: number;
 }
 
 /**
@@ -190,6 +212,8 @@ export interface ConformanceResult {
   readonly writes: number;
   readonly checks: readonly CheckOutcome[];
   readonly failures: readonly Failure[];
+  /** Failures grouped by the defect that explains them (two or more failures each); the report leads with them. */
+  readonly causes: readonly Cause[];
   readonly advisories: readonly Advisory[];
   /** The target's clock as read from its Date header, when it sent one. */
   readonly targetDate?: string;

@@ -83,7 +83,16 @@ async function runBurst(c: CheckContext, create: OperationDescriptor, burst: Bur
     const id = idOf(pet);
     if (!isObject(pet) || id === undefined) throw withScript(new Violation('the 201 body is not a Pet with an integer id', sent), c, create, burst);
     const problem = echoProblem(body.value as JsonObject, pet);
-    if (problem) throw withScript(new Violation(`${problem}: answers crossed between simultaneous creates`, sent), c, create, burst);
+    if (problem) {
+      // Crossed answers only when the 201 holds another create's body: anything else is said as it is.
+      const crossed = burst.bodies.some((other, j) => j !== i && echoProblem(other.value as JsonObject, pet) === undefined);
+      throw withScript(
+        new Violation(crossed ? `${problem}: it holds another create's body, so answers crossed between simultaneous creates` : problem, sent),
+        c,
+        create,
+        burst,
+      );
+    }
     const earlier = ids.get(id);
     if (earlier !== undefined) {
       throw withScript(

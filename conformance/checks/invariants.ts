@@ -156,7 +156,7 @@ function ownsFieldsCheck(create: OperationDescriptor): Check {
     async predicate(c, [index, random]) {
       const owned = OWNED_FIELDS[index]!;
       if (!witness) {
-        const { pet } = await createPet(c, 'invariants', sampleValidBody(create, `${c.options.namePrefix}owner-`, c.options.seed + 303));
+        const { pet } = await createPet(c, 'invariants', sampleValidBody(create, `${c.options.namePrefix}owner-`, c.options.seed + 303), 'setup');
         witness = c.knowledge.get(String(pet['id']))!;
       }
       const sample = sampleValidBody(create, c.options.namePrefix, c.options.seed + 400 + index);

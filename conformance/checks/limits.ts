@@ -37,7 +37,7 @@ export function ensurePopulation(ctx: CheckContext, family: Family, op: Operatio
       // creation matters to nothing here, and one after another would hold
       // up every check of the family for a hundred round trips.
       try {
-        await runPool(bodies, ctx.options.concurrency, (body) => createPet(ctx, family, body));
+        await runPool(bodies, ctx.options.concurrency, (body) => createPet(ctx, family, body, 'setup'));
       } catch (error) {
         if (!(error instanceof WriteBudgetExhausted)) throw error;
       }

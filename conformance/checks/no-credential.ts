@@ -181,7 +181,7 @@ export function noCredentialCheck(ctx: CheckContext): Check | undefined {
 async function makeWitnesses(c: CheckContext, create: OperationDescriptor): Promise<CreatedPet[]> {
   const out: CreatedPet[] = [];
   for (const offset of [101, 202]) {
-    const { pet } = await createPet(c, 'invariants', sampleValidBody(create, `${c.options.namePrefix}witness-`, c.options.seed + offset));
+    const { pet } = await createPet(c, 'invariants', sampleValidBody(create, `${c.options.namePrefix}witness-`, c.options.seed + offset), 'setup');
     out.push(c.knowledge.get(String(pet['id']))!);
   }
   return out;

@@ -75,18 +75,28 @@ export function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Creates a pet with a valid body and records it; the 201 is required. */
+/**
+ * Creates a pet with a valid body and records it; the 201 is required. As
+ * `setup`, the create only prepares what the check is about (pets to list,
+ * to read, to watch), and a refusal is reported as the check's setup failing.
+ */
 export async function createPet(
   ctx: CheckContext,
   family: Family,
   body: GeneratedBody,
+  purpose: 'requirement' | 'setup' = 'requirement',
 ): Promise<{ pet: JsonObject; sent: { request: WireRequest; response: WireResponse } }> {
   const op = createOperation(ctx);
   if (!op) throw new Error('the spec has no create operation');
   const sent = await ctx.send(family, { method: op.method, path: op.path, body: body.text, operationId: op.operationId });
-  expectStatus(sent, [201], `creating a pet with ${body.text}`);
+  try {
+    expectStatus(sent, [201], `creating a pet with ${body.text}`);
+  } catch (error) {
+    if (purpose === 'setup' && error instanceof Violation) throw new Violation(`the pets this check needs could not be created: ${error.message}`, sent, true);
+    throw error;
+  }
   const pet = sent.response.json;
-  if (!isObject(pet) || typeof pet['id'] !== 'bigint') throw new Violation('the 201 body is not a Pet with an integer id', sent);
+  if (!isObject(pet) || typeof pet['id'] !== 'bigint') throw new Violation('the 201 body is not a Pet with an integer id', sent, purpose === 'setup');
   ctx.knowledge.record(pet);
   return { pet, sent };
 }
@@ -103,6 +113,6 @@ export async function someExistingId(c: CheckContext, family: Family): Promise<s
   }
   const create = createOperation(c);
   if (!create || c.options.readOnly) return undefined;
-  const { pet } = await createPet(c, family, sampleValidBody(create, c.options.namePrefix, c.options.seed));
+  const { pet } = await createPet(c, family, sampleValidBody(create, c.options.namePrefix, c.options.seed), 'setup');
   return idOf(pet);
 }

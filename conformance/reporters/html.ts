@@ -43,6 +43,7 @@ export function renderHtml(original: ConformanceResult, apiKey: string): string 
     `<p class="meta">${escapeHtml(result.target)} · seed ${result.seed}${result.strict ? ' · --strict' : ''} · ${result.requests} requests (${result.writes} writes) in ${(result.durationMs / 1000).toFixed(1)} s · started ${escapeHtml(result.startedAt)}${result.targetDate ? ` · target clock ${escapeHtml(result.targetDate)}` : ''}</p>`,
     `<ul class="counts" id="counts">${CHECK_STATUSES.map((s) => `<li class="status-${s.replace(' ', '-')}" data-status="${s}"><b>${result.counts[s]}</b> ${s}</li>`).join('')}</ul>`,
     `<p>${escapeHtml(describeCounts(result.counts))}</p>`,
+    causesSection(result),
     failuresSection(result, original, apiKey),
     advisoriesSection(result),
     setAsideSection(result.checks),
@@ -64,6 +65,16 @@ ${body}
 `;
 }
 
+/** The defects that explain several failures each, before the failures themselves. */
+function causesSection(result: ConformanceResult): string {
+  if (result.causes.length === 0) return '';
+  const items = result.causes.map(
+    (c) =>
+      `<section class="failure" id="${escapeHtml(c.id)}"><h3>${escapeHtml(c.summary)}</h3><p>Explains ${c.failures} failure${c.failures === 1 ? '' : 's'} of ${c.checkIds.map((id) => `<code>${escapeHtml(id)}</code>`).join(', ')}.</p><pre>${escapeHtml(cut(c.evidence, 2000))}</pre></section>`,
+  );
+  return `<h2 id="causes">Causes (${result.causes.length})</h2>\n${items.join('\n')}`;
+}
+
 function failuresSection(result: ConformanceResult, original: ConformanceResult, apiKey: string): string {
   if (result.failures.length === 0) return '<h2 id="failures">Failures</h2><p>None.</p>';
   const items = result.failures.map((f, i) => failureBlock(f, original.failures[i] as Failure, i + 1, result, original.target, apiKey));
@@ -74,7 +85,7 @@ function failuresSection(result: ConformanceResult, original: ConformanceResult,
 function failureBlock(failure: Failure, original: Failure, index: number, result: ConformanceResult, target: string, apiKey: string): string {
   const parts = [
     `<section class="failure" data-check="${escapeHtml(failure.checkId)}">`,
-    `<h3>${index}) [${escapeHtml(failure.family)}] ${escapeHtml(failure.operationId)}: ${escapeHtml(failure.message)}${failure.occurrences && failure.occurrences > 1 ? ` (seen ${failure.occurrences} times)` : ''}</h3>`,
+    `<h3>${index}) [${escapeHtml(failure.family)}] ${escapeHtml(failure.operationId)}: ${escapeHtml(failure.message)}${failure.occurrences && failure.occurrences > 1 ? ` (seen ${failure.occurrences} times)` : ''}${failure.cause ? ` <a href="#${escapeHtml(failure.cause)}">[${escapeHtml(failure.cause)}]</a>` : ''}</h3>`,
     `<p><b>Requirement</b> (${escapeHtml(failure.seedSection)}): ${escapeHtml(failure.requirement)}</p>`,
   ];
   if (failure.counterexample !== undefined) parts.push(`<p><b>Minimal input</b></p><pre>${escapeHtml(cut(failure.counterexample, 2000))}</pre>`);

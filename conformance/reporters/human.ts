@@ -35,6 +35,15 @@ export function renderHuman(original: ConformanceResult, apiKey: string, options
         `  ${MARKS[check.status]} ${check.operationId}: ${check.title}${check.note ? ` (${check.status === 'not run' ? 'not run: ' : ''}${check.note})` : check.status === 'not run' ? ' (not run)' : ''}`,
       );
   }
+  if (result.causes.length) {
+    push();
+    push(`${result.causes.length} cause${result.causes.length === 1 ? '' : 's'} behind several failures:`);
+    for (const cause of result.causes) {
+      push(`  ${cause.id}: ${cause.summary}`);
+      push(`    shown by: ${cut(cause.evidence, 400)}`);
+      push(`    explains ${cause.failures} failure${cause.failures === 1 ? '' : 's'} of ${cause.checkIds.join(', ')}`);
+    }
+  }
   if (result.failures.length) {
     push();
     push(`${result.failures.length} failure${result.failures.length === 1 ? '' : 's'}:`);
@@ -64,7 +73,7 @@ const MARKS: Record<CheckStatus, string> = { passed: '✓', failed: '✗', advis
 /** `failure` and `result` are redacted; the replay line is built from the original request and target, the key read from the environment. */
 function renderFailure(failure: Failure, original: Failure, index: number, result: ConformanceResult, target: string, apiKey: string): string[] {
   const out = [
-    `${index}) [${failure.family}] ${failure.operationId}: ${failure.message}${failure.occurrences && failure.occurrences > 1 ? ` (seen ${failure.occurrences} times)` : ''}`,
+    `${index}) [${failure.family}] ${failure.operationId}: ${failure.message}${failure.occurrences && failure.occurrences > 1 ? ` (seen ${failure.occurrences} times)` : ''}${failure.cause ? ` [${failure.cause}]` : ''}`,
   ];
   out.push(`   requirement (${failure.seedSection}): ${failure.requirement}`);
   if (failure.counterexample !== undefined) out.push(`   minimal input: ${cut(failure.counterexample, 400)}`);

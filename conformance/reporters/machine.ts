@@ -8,8 +8,16 @@ import { describeCounts, verdictOf } from '../outcomes.js';
 import { cut } from '../show.js';
 import { curlCommand, redactDeep } from './replay.js';
 
+/**
+ * The result as JSON, integers with every digit: a bigint (an int64 from a
+ * body) is written as a JSON number, never a string and never rounded.
+ * JSON.stringify cannot write one, so it writes a marker that is then
+ * replaced by the digits.
+ */
 export function renderJson(result: ConformanceResult, apiKey: string): string {
-  return `${JSON.stringify(redactDeep(result, apiKey), (_key, value) => (typeof value === 'bigint' ? value.toString() : value), 2)}\n`;
+  const marker = '\u0000bigint:';
+  const text = JSON.stringify(redactDeep(result, apiKey), (_key, value) => (typeof value === 'bigint' ? `${marker}${value}` : value), 2);
+  return `${text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1')}\n`;
 }
 
 /** `check` is from the redacted result; the replay line is built from `original`'s request, the key read from the environment. */
@@ -20,6 +28,7 @@ function failureText(check: CheckOutcome, original: CheckOutcome, result: Confor
   return [
     `${f.message}`,
     `requirement (${f.seedSection}): ${f.requirement}`,
+    f.cause ? `cause (${f.cause}): ${result.causes.find((c) => c.id === f.cause)?.summary ?? ''}` : '',
     f.counterexample !== undefined ? `minimal input: ${f.counterexample}` : '',
     f.response ? `response: ${f.response.status} ${cut(f.response.text, 500)}` : '',
     request ? `replay: ${curlCommand(result.target, request, apiKey)}` : '',
@@ -44,6 +53,7 @@ export function renderTap(original: ConformanceResult, apiKey: string): string {
       lines.push('  ...');
     }
   });
+  for (const c of result.causes) lines.push(`# ${c.id}: ${c.summary} (explains ${c.failures} failures of ${c.checkIds.join(', ')})`);
   for (const a of result.advisories) lines.push(`# advisory [${a.family}] ${a.operationId}: ${a.observed}`);
   lines.push(`# ${verdictOf(result)}: ${describeCounts(result.counts)}`);
   return `${lines.join('\n')}\n`;

@@ -78,10 +78,7 @@ t.test('PETSTORE_API_KEY in the environment stands in for --api-key', async (t) 
 t.test('an unknown family in --checks exits 2 and names the families', async (t) => {
   const run = await petstore(['conform', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', KEY, '--checks', 'nosuchfamily']);
   t.equal(run.code, 2);
-  t.match(
-    run.stderr,
-    new RegExp(`^petstore: unknown family or check "nosuchfamily"; families: ${FAMILIES.join(', ')}\\n$`),
-  );
+  t.match(run.stderr, new RegExp(`^petstore: unknown family or check "nosuchfamily"; families: ${FAMILIES.join(', ')}\\n$`));
   t.notMatch(run.stderr, STACK_FRAME);
 });
 
