@@ -30,6 +30,8 @@ export interface RawTarget {
 /** Sends `bytes` (a whole request, as text) and reads one final answer. */
 export function sendRaw(target: RawTarget, bytes: string): Promise<RawAnswer> {
   const started = performance.now();
+  // RFC 9112 §6.3: the answer to HEAD ends with its header section, whatever its fields say.
+  const head = bytes.startsWith('HEAD ');
   return new Promise((resolve, reject) => {
     const { hostname, port, protocol } = target.origin;
     const host = hostname.replace(/^\[|\]$/g, '');
@@ -47,7 +49,7 @@ export function sendRaw(target: RawTarget, bytes: string): Promise<RawAnswer> {
       if (error) return reject(error);
       let parsed: Parsed | undefined;
       try {
-        parsed = parseAnswer(received, true, target.maxResponseBytes);
+        parsed = parseAnswer(received, true, target.maxResponseBytes, head);
       } catch (problem) {
         return reject(problem);
       }
@@ -63,7 +65,7 @@ export function sendRaw(target: RawTarget, bytes: string): Promise<RawAnswer> {
       if (received.length > target.maxResponseBytes + 65_536) return finish(new Error(`the answer is larger than ${target.maxResponseBytes} bytes`));
       let parsed: Parsed | undefined;
       try {
-        parsed = parseAnswer(received, false, target.maxResponseBytes);
+        parsed = parseAnswer(received, false, target.maxResponseBytes, head);
       } catch (problem) {
         return finish(problem as Error);
       }
@@ -99,7 +101,7 @@ interface Parsed {
 }
 
 /** The first final answer in `bytes`, or undefined while it is incomplete (`ended`: nothing more will come). */
-function parseAnswer(bytes: Buffer, ended: boolean, maxBytes: number): Parsed | undefined {
+function parseAnswer(bytes: Buffer, ended: boolean, maxBytes: number, head: boolean): Parsed | undefined {
   let offset = 0;
   for (;;) {
     const end = bytes.indexOf('\r\n\r\n', offset);
@@ -120,7 +122,7 @@ function parseAnswer(bytes: Buffer, ended: boolean, maxBytes: number): Parsed | 
       offset = start;
       continue;
     }
-    if (status === 204 || status === 304) return { status, headers, body: Buffer.alloc(0), end: start };
+    if (head || status === 204 || status === 304) return { status, headers, body: Buffer.alloc(0), end: start };
     const rest = { status, headers, body: bytes.subarray(start), end: bytes.length };
     if (/\bchunked\b/i.test(headers['transfer-encoding'] ?? '')) {
       const chunked = dechunk(bytes.subarray(start), maxBytes);

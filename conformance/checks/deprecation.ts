@@ -107,6 +107,21 @@ function deprecatedOperationChecks(ctx: CheckContext): Check[] {
             if (removal && new Date(Date.parse(value)).toISOString().slice(0, 10) !== removal.toISOString().slice(0, 10)) {
               throw new Violation(`Sunset: ${sunset} does not name the removal date ${removal.toUTCString()}`, sent);
             }
+            // RFC 9745 §4: the Sunset date SHOULD NOT be earlier than the Deprecation date.
+            const since = deprecation !== undefined && SF_DATE.test(deprecation.trim()) ? Number(deprecation.trim().slice(1)) * 1000 : undefined;
+            if (since !== undefined)
+              c.unspecified(
+                {
+                  decision: 'sunset-before-deprecation',
+                  family: 'deprecation',
+                  operationId: op.operationId,
+                  seed: 'RFC 9745 §4: the Sunset timestamp SHOULD NOT be earlier than the Deprecation timestamp',
+                  observed: `Deprecation: ${deprecation}, Sunset: ${sunset}`,
+                  referenceBehaviour: 'Deprecation @1735689600 (1 January 2025), before the Sunset date',
+                  ...sent,
+                },
+                Date.parse(value) >= since,
+              );
           }
           c.unspecified(
             {

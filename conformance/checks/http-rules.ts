@@ -181,4 +181,30 @@ const sharedCache: AnswerRule = {
   },
 };
 
-export const HTTP_RULES: readonly AnswerRule[] = [date, challenge, allow, partialContent, notModified, noContentLength, sharedCache];
+/** RFC 9110 §10.2.2: Location is one URI-reference; on a 201 it names the created pet, when it names a pet at all. */
+const location: AnswerRule = {
+  id: 'http.location',
+  family: 'http',
+  title: 'a Location field is a URI reference, and on a 201 it names the pet created',
+  requirement:
+    'The Location field value consists of a single URI-reference (RFC 9110 §10.2.2); on a 201 it identifies the primary resource created (§15.3.2), so a Location that names a pet under the base path names the one the 201 returns (seed §4.2: the service-assigned id).',
+  section: 'RFC 9110 §10.2.2, §15.3.2; seed §4.2',
+  applies: ({ response }) => response.headers['location'] !== undefined,
+  judge({ request, response }, ctx) {
+    const value = response.headers['location']!;
+    let url: URL;
+    try {
+      url = new URL(value, ctx.client.baseUrl + request.path);
+    } catch {
+      return { problem: `Location: ${value} is not a URI reference` };
+    }
+    const pet = response.json;
+    if (response.status !== 201 || !isObject(pet) || typeof pet['id'] !== 'bigint') return undefined;
+    const named = new RegExp(`^${new URL(ctx.client.baseUrl).pathname.replace(/\/+$/, '')}/pets/(-?\\d+)$`).exec(url.pathname)?.[1];
+    return named === undefined || BigInt(named) === pet['id']
+      ? undefined
+      : { problem: `a 201 for pet ${pet['id']} says Location: ${value}, which names pet ${named}` };
+  },
+};
+
+export const HTTP_RULES: readonly AnswerRule[] = [date, challenge, allow, partialContent, notModified, noContentLength, sharedCache, location];

@@ -26,7 +26,7 @@ export function httpChecks(ctx: CheckContext): Check[] {
   return [
     ...HTTP_RULES.map((rule) => ruleCheck(rule, ctx)),
     ...(create ? [messageCheck(create)] : []),
-    ...(list ? [hostCheck(list)] : []),
+    ...(list ? [readCheck(list)] : []),
     ...reads.map(conditionalCheck),
     ...reads.map(otherMethodsCheck),
   ];
@@ -189,48 +189,105 @@ function judgeCreated(c: CheckContext, sent: Sent, value: JsonObject): void {
   if (problem) throw new Violation(problem, sent);
 }
 
-/** RFC 9112 §3.2: an HTTP/1.1 request without Host is refused with 400. */
-function hostCheck(op: OperationDescriptor): Check {
-  return propertyCheck({
-    id: `http.${op.operationId}.host`,
-    family: 'http',
-    operationId: op.operationId,
-    title: `${op.operationId} refuses an HTTP/1.1 request without Host with 400 (two Host fields: advisory)`,
-    requirement:
-      'A server MUST respond with a 400 (Bad Request) status code to any HTTP/1.1 request message that lacks a Host header field (RFC 9112 §3.2). The same sentence covers a request with two Host fields; Node.js (and so Express and Fastify) accepts those, so here that is an advisory.',
-    seedSection: 'RFC 9112 §3.2',
-    writes: false,
-    arbitrary: () => fc.constantFrom('none', 'two'),
-    examples: () => ['none', 'two'],
-    runs: () => 2,
-    async predicate(c, form) {
-      const { host, basePath } = rawParts(c);
-      const hosts = form === 'none' ? [] : [`Host: ${host}`, 'Host: conform.invalid'];
-      const raw = head([`GET ${basePath}${op.path} HTTP/1.1`, ...hosts, `Authorization: ${c.client.authorization}`, 'Accept: application/json']);
-      const request: WireRequest & { raw: string } = {
-        method: op.method,
-        path: op.path,
-        operationId: op.operationId,
-        headers: { authorization: c.client.authorization },
-        raw,
-        offSpec: true,
-      };
-      c.cover(op.operationId, 'Host', form === 'none' ? 'no Host field' : 'two Host fields');
-      const { response } = await c.client.sendRaw('http', request);
-      const sent = { request, response };
-      if (form === 'none') return expectStatus(sent, [400], 'an HTTP/1.1 request without Host');
+interface ReadCase {
+  readonly label: string;
+  /** The request line and fields, given the host, the path and the credential. */
+  readonly lines: (parts: { host: string; path: string; authorization: string }) => string[];
+  readonly judge: (c: CheckContext, answer: { sent: Sent; closed: boolean; more: boolean }, op: OperationDescriptor) => void;
+}
+
+/** Requests RFC 9112 defines the answer to, whatever the framework: each read with the key. */
+const READ_CASES: readonly ReadCase[] = [
+  {
+    label: 'no Host field',
+    lines: ({ path, authorization }) => [`GET ${path} HTTP/1.1`, `Authorization: ${authorization}`, 'Accept: application/json'],
+    judge: (_c, { sent }) => expectStatus(sent, [400], 'an HTTP/1.1 request without Host (RFC 9112 §3.2)'),
+  },
+  {
+    label: 'two Host fields',
+    lines: ({ host, path, authorization }) => [`GET ${path} HTTP/1.1`, `Host: ${host}`, 'Host: conform.invalid', `Authorization: ${authorization}`],
+    judge: (c, { sent }, op) =>
       c.unspecified(
         {
           decision: 'two-host-fields',
           family: 'http',
           operationId: op.operationId,
           seed: 'RFC 9112 §3.2: a server MUST respond 400 to a request with more than one Host field (Node.js, Express and Fastify accept one)',
-          observed: `a request with two Host fields was answered ${response.status}`,
+          observed: `a request with two Host fields was answered ${sent.response.status}`,
           referenceBehaviour: '400 bad_request',
           ...sent,
         },
-        response.status === 400,
-      );
+        sent.response.status === 400,
+      ),
+  },
+  {
+    label: 'HEAD',
+    lines: ({ host, path, authorization }) => [`HEAD ${path} HTTP/1.1`, `Host: ${host}`, `Authorization: ${authorization}`, 'Connection: close'],
+    judge: (_c, { sent, more }) => {
+      if (more)
+        throw new Violation(
+          `the answer to HEAD (${sent.response.status}) carries content after its header section (RFC 9110 §9.3.2: the server MUST NOT send content)`,
+          sent,
+        );
+    },
+  },
+  {
+    label: 'Connection: close',
+    lines: ({ host, path, authorization }) => [`GET ${path} HTTP/1.1`, `Host: ${host}`, `Authorization: ${authorization}`, 'Connection: close'],
+    judge: (_c, { sent, closed }) => {
+      expectStatus(sent, [200], 'a request with Connection: close');
+      if (!closed) throw new Violation('after answering a request with Connection: close, the server kept the connection open (RFC 9112 §9.6)', sent);
+    },
+  },
+  {
+    label: 'an absolute-form target',
+    lines: ({ host, path, authorization }) => [`GET http://${host}${path} HTTP/1.1`, `Host: ${host}`, `Authorization: ${authorization}`, 'Connection: close'],
+    judge: (c, { sent }, op) =>
+      c.unspecified(
+        {
+          decision: 'absolute-form',
+          family: 'http',
+          operationId: op.operationId,
+          seed: 'RFC 9112 §3.2.2: a server MUST accept the absolute-form in requests (frameworks that route the target as a path do not)',
+          observed: `GET with the absolute-form target was answered ${sent.response.status}`,
+          referenceBehaviour: 'answered as the origin form (200 with the list)',
+          ...sent,
+        },
+        sent.response.status === 200 && Array.isArray(sent.response.json),
+      ),
+  },
+];
+
+/** RFC 9112's rules for reading a request: Host required, HEAD without content, Connection: close honoured, the absolute form. */
+function readCheck(op: OperationDescriptor): Check {
+  return propertyCheck({
+    id: `http.${op.operationId}.message`,
+    family: 'http',
+    operationId: op.operationId,
+    title: `${op.operationId} answers as RFC 9112 says: 400 without Host, no content to HEAD, the connection closed after Connection: close (two Host fields and the absolute form: advisory)`,
+    requirement:
+      'A server MUST respond 400 to an HTTP/1.1 request that lacks Host (RFC 9112 §3.2), MUST NOT send content in the response to HEAD (RFC 9110 §9.3.2, RFC 9112 §6.3), and MUST initiate closure of the connection after answering a request with Connection: close (RFC 9112 §9.6). The same sections cover two Host fields and the absolute-form target (§3.2, §3.2.2), which common frameworks do not keep: advisories here.',
+    seedSection: 'RFC 9112 §3.2, §3.2.2, §6.3, §9.6; RFC 9110 §9.3.2',
+    writes: false,
+    arbitrary: () => fc.nat({ max: READ_CASES.length - 1 }),
+    examples: () => READ_CASES.map((_, i) => i),
+    runs: () => READ_CASES.length,
+    async predicate(c, index) {
+      const item = READ_CASES[index]!;
+      const { host, basePath } = rawParts(c);
+      const raw = head(item.lines({ host, path: basePath + op.path, authorization: c.client.authorization }));
+      const method = raw.slice(0, raw.indexOf(' '));
+      const request: WireRequest & { raw: string } = {
+        method,
+        path: op.path,
+        operationId: op.operationId,
+        headers: { authorization: c.client.authorization },
+        raw,
+        offSpec: true,
+      };
+      c.cover(op.operationId, 'message', item.label);
+      const { response, closed, more } = await c.client.sendRaw('http', request);
+      item.judge(c, { sent: { request, response }, closed, more }, op);
     },
   });
 }
