@@ -135,7 +135,10 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
       ? undefined
       : createControlHandler({ store, clock, faults, journal, findings, respond, authenticate, limits, operationIds, ...(shared ? { shared } : {}) });
   // The page yields to an interface that lives under /docs itself.
-  const docs = options.docs === false || basePath === DOCS_PREFIX ? undefined : createDocsHandler(operations, basePath, respond);
+  const docs =
+    options.docs === false || basePath === DOCS_PREFIX
+      ? undefined
+      : createDocsHandler(operations, basePath, respond, { findings: control !== undefined && options.findings !== false });
   const isControl = (url: string | undefined) =>
     control !== undefined &&
     url?.startsWith(CONTROL_PREFIX) === true &&

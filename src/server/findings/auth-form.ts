@@ -23,13 +23,16 @@ export function isCanonicalBearer(header: string): boolean {
 
 /**
  * The form of an Authorization value with its credentials taken out: the
- * scheme as written (at most 20 characters) and the whitespace after it, made
- * visible. A value with no whitespace may be a bare key: nothing of it is shown.
+ * scheme as written and the whitespace after it, made visible. A value with
+ * no whitespace may be a bare key, and a "scheme" longer than 20 characters
+ * may be one too: nothing of either is shown. (A shorter one is shown whole,
+ * so that `redact` takes out a key sent in its place.)
  */
-export function authorizationForm(header: string): string {
+export function authorizationForm(header: string, redact: (text: string) => string): string {
   const match = /^(\S+)(\s+)(\S?)/.exec(header);
   if (!match) return header.trim() === '' ? 'Authorization: (empty)' : 'Authorization: a value with no scheme (a bare key?)';
-  const scheme = (match[1] as string).length > 20 ? `${(match[1] as string).slice(0, 20)}…` : (match[1] as string);
+  const written = match[1] as string;
+  const scheme = written.length > 20 ? `(a scheme of ${written.length} characters)` : redact(written);
   const gap = match[2] as string;
   const shownGap = gap === ' ' ? ' ' : ` [${gapWords(gap)}] `;
   return `Authorization: ${scheme}${shownGap}${match[3] ? '<key>' : '(nothing after the scheme)'}`;

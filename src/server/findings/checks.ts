@@ -154,7 +154,7 @@ export function createFindingChecks(options: FindingChecksOptions) {
     }
     if (countAuthorization(x.req.rawHeaders) > 1) return REPEATED;
     if (isCanonicalBearer(header)) return REFUSED_KEY;
-    const form = authorizationForm(header);
+    const form = authorizationForm(header, redact);
     // A Bearer key in a looser form that was still refused: the key itself is wrong.
     if (/^Authorization: bearer /i.test(form) && form.endsWith('<key>')) return REFUSED_KEY;
     return formDraft(form, () =>
@@ -184,7 +184,7 @@ export function createFindingChecks(options: FindingChecksOptions) {
     /** An accepted key sent in a form other than `Bearer <key>` (`bearer`, two spaces). */
     keyForm(x: CheckedRequest, header: string): void {
       if (isCanonicalBearer(header)) return;
-      const form = authorizationForm(header);
+      const form = authorizationForm(header, redact);
       ledger.note(
         x,
         formDraft(`accepted ${form}`, () => ({
