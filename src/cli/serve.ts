@@ -193,7 +193,7 @@ async function buildServer(
       limits: { maxPets: options.maxPets, journalSize: options.journalSize },
       control: options.control,
       docs: options.docs,
-      ...(log ? { onRequest: log } : {}),
+      ...(log ? { log } : {}),
     };
     if (!shared) return { server: createServer(serverOptions), fromState: saved !== undefined };
     const store = await openRedisStore({

@@ -179,9 +179,13 @@ function prepareOperations(
   return prepared;
 }
 
-/** The two 401 answers never vary: built once, not per refused request. */
+/**
+ * The two 401 answers never vary: built once, not per refused request, each
+ * in memory of its own (not a slice of Node's pool), so that the journal
+ * keeps them by reference rather than copying one per refused request.
+ */
 const refusal = (outcome: 'missing' | 'invalid', message: string) => ({
-  body: Buffer.from(errorJson('unauthorized', message)),
+  body: Buffer.from(new TextEncoder().encode(errorJson('unauthorized', message)).buffer),
   headers: ['www-authenticate', challenge(outcome)],
 });
 const REFUSALS = {

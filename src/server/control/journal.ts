@@ -104,14 +104,13 @@ export function keepBytes(body: Buffer, cap: number): Buffer {
 }
 
 export function journalEntry(r: JournalRecord, redact: Redactor): JournalEntry {
-  const entry: { -readonly [K in keyof JournalEntry]: JournalEntry[K] } = {
-    ...(r.id === 0 ? {} : { id: r.id }),
-    at: new Date(r.arrivedAt).toISOString(),
-    method: r.method,
-    path: redact(r.path),
-    status: r.status,
-    latencyMs: r.latencyMs,
-  };
+  const at = new Date(r.arrivedAt).toISOString();
+  const path = redact(r.path);
+  // The control API's requests have no id (0): the property is left out, not undefined.
+  const entry: { -readonly [K in keyof JournalEntry]: JournalEntry[K] } =
+    r.id === 0
+      ? { at, method: r.method, path, status: r.status, latencyMs: r.latencyMs }
+      : { id: r.id, at, method: r.method, path, status: r.status, latencyMs: r.latencyMs };
   if (r.code !== undefined) entry.code = r.code;
   if (r.fault !== undefined) entry.fault = r.fault;
   if (r.findings !== undefined) entry.findings = r.findings;
