@@ -6,27 +6,38 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { createLineBuffer } from '../../src/server/line-buffer.js';
 
-t.test('lines written in one turn of the event loop leave in one write at its end', async (t) => {
+t.test('lines are gathered and written together, at the latest 10 ms after the first', async (t) => {
   const writes: string[] = [];
   const buffer = createLineBuffer((text) => writes.push(text));
   for (let i = 0; i < 50; i++) buffer.write(`line ${i}\n`);
-  t.strictSame(writes, [], 'nothing written during the turn');
   await new Promise((resolve) => setImmediate(resolve));
-  t.equal(writes.length, 1, 'one write');
+  t.strictSame(writes, [], 'nothing written yet: 50 short lines are less than the size');
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  t.equal(writes.length, 1, 'one write, soon after');
   t.equal(writes[0], Array.from({ length: 50 }, (_, i) => `line ${i}\n`).join(''), 'every line, in order');
   buffer.write('next\n');
-  await new Promise((resolve) => setImmediate(resolve));
-  t.strictSame(writes.slice(1), ['next\n'], 'the next turn: another write');
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  t.strictSame(writes.slice(1), ['next\n'], 'a later line: another write');
 });
 
-t.test('past the size limit what waits is written at once', async (t) => {
+t.test('once the size is reached what waits is written at once', async (t) => {
   const writes: string[] = [];
-  const buffer = createLineBuffer((text) => writes.push(text), 100);
+  const buffer = createLineBuffer((text) => writes.push(text), { chars: 100, delayMs: 10_000 });
   buffer.write(`${'a'.repeat(60)}\n`);
   t.equal(writes.length, 0);
   buffer.write(`${'b'.repeat(60)}\n`);
   t.equal(writes.length, 1, 'written at once');
   t.equal(writes[0]?.length, 122);
+  buffer.flush();
+});
+
+t.test('under load a write carries many lines: 10,000 lines of 100 characters in at most 70 writes', async (t) => {
+  const writes: string[] = [];
+  const buffer = createLineBuffer((text) => writes.push(text));
+  for (let i = 0; i < 10_000; i++) buffer.write(`${String(i).padStart(99, '.')}\n`);
+  buffer.flush();
+  t.ok(writes.length <= 70, `${writes.length} writes`);
+  t.equal(writes.join('').length, 1_000_000, 'every character');
 });
 
 t.test('flush writes what waits now, and nothing when nothing does', async (t) => {
@@ -37,7 +48,7 @@ t.test('flush writes what waits now, and nothing when nothing does', async (t) =
   buffer.write('a\n');
   buffer.flush();
   t.strictSame(writes, ['a\n']);
-  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setTimeout(resolve, 30));
   t.strictSame(writes, ['a\n'], 'not written twice');
 });
 
