@@ -6,6 +6,14 @@
  * Side-by-side throughput and latency of the reference server, the bare
  * node:http ceiling and Prism 5.12 (static and dynamic), on the interface's
  * scenarios; the 1k-vs-1M scaling runs; and a default `petstore conform` run.
+ *
+ * The reference runs twice in the same rounds: in its default configuration
+ * (`reference`: the request log on, written to a file as a deployment's
+ * stdout would be, the journal and the findings on), which is what a client
+ * developer runs, and as `reference --quiet` (`--quiet --journal-size 0`:
+ * no log, no journal; findings stay on, as they cannot be turned off from
+ * the command line). The issue's targets are the default's: list, getPet and
+ * 401 at 0.9x the ceiling or more, POST at 0.8x.
  * Every server is started here, on 127.0.0.1 and an ephemeral port, pinned to
  * core 0 while the load generator runs on core 1 (where `taskset` exists).
  *
@@ -23,9 +31,10 @@
  * its core is marked "generator-bound": then the figure is the generator's
  * ceiling, not the server's.
  *
- * --against DIR adds another checkout's reference server (DIR, built) to the
- * side-by-side rounds as `reference@DIR`: a before/after comparison run in
- * the same rounds, so the machine's drift hits both alike.
+ * --against DIR adds another checkout's reference server (DIR, built), in its
+ * default configuration (its log to a file too), to the side-by-side rounds as
+ * `reference@DIR`: a before/after comparison run in the same rounds, so the
+ * machine's drift hits both alike.
  *
  * The shared store: when redis-server is on PATH (and not --no-redis), the
  * in-memory reference and the same server with --store redis:// are run side
@@ -34,7 +43,7 @@
  * the CPU each process spent, to show where the time goes.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import net from 'node:net';
 import { join } from 'node:path';
@@ -100,7 +109,8 @@ function accepts(port) {
  * Starts a server process and resolves once it is ready: when it prints its
  * port (`readyPattern`), or, given a `port`, when that port accepts connections.
  */
-async function startServer(name, command, argv, readyPattern, port) {
+async function startServer(name, command, argv, readyPattern, port, logFile) {
+  if (logFile !== undefined) return startLoggingServer(name, command, argv, readyPattern, logFile);
   if (port !== undefined) {
     const started = performance.now();
     const [cmd, cmdArgs] = pinned(0, command, argv);
@@ -136,6 +146,30 @@ async function startServer(name, command, argv, readyPattern, port) {
     child.stderr.on('data', onData);
     child.on('exit', (code) => reject(new Error(`${name} exited with ${code} before it was ready:\n${output}`)));
   });
+}
+
+/**
+ * Starts a server whose stdout goes to `logFile` (as a deployment's would:
+ * to a file or a collector, not a pipe the bench drains), and resolves once
+ * the file shows its ready line.
+ */
+async function startLoggingServer(name, command, argv, readyPattern, logFile) {
+  const started = performance.now();
+  const fd = openSync(logFile, 'w');
+  const [cmd, cmdArgs] = pinned(0, command, argv);
+  const child = spawn(cmd, cmdArgs, { cwd: root, stdio: ['ignore', fd, 'pipe'] });
+  closeSync(fd);
+  children.add(child);
+  let exited = false;
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.on('exit', () => (exited = true));
+  for (;;) {
+    const match = readyPattern.exec(readFileSync(logFile, 'utf8'));
+    if (match) return { name, child, port: Number(match[1]), startMs: performance.now() - started, logFile };
+    if (exited || performance.now() - started > 120_000) throw new Error(`${name} did not start:\n${stderr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 async function stopServer(server) {
@@ -280,14 +314,19 @@ function seedFile(count) {
   return file;
 }
 
-const reference = (seed, { name = 'reference', checkout = root, extra = [] } = {}) => [
+/** The reference server: with `--quiet` unless `logged`, where its request log goes to a file. */
+const reference = (seed, { name = 'reference --quiet', checkout = root, extra = [], logged = false } = {}) => [
   name,
   process.execPath,
-  [join(checkout, 'bin/petstore.js'), 'serve', '--port', '0', '--quiet', '--api-key', KEY, ...(seed ? ['--seed', seed] : []), ...extra],
+  [join(checkout, 'bin/petstore.js'), 'serve', '--port', '0', ...(logged ? [] : ['--quiet']), '--api-key', KEY, ...(seed ? ['--seed', seed] : []), ...extra],
   /at http:\/\/127\.0\.0\.1:(\d+)\/v1/,
+  undefined,
+  logged ? join(work, `${name.replace(/[^a-z0-9]+/gi, '-')}.log`) : undefined,
 ];
-/** Another checkout's reference server, for a before/after comparison in the same rounds. */
-const referenceAt = (seed, dir) => reference(seed, { name: `reference@${dir.replace(/\/+$/, '').split('/').pop()}`, checkout: dir });
+/** The default configuration, as a client developer runs it: log (to a file), journal and findings on. */
+const referenceDefault = (seed, options = {}) => reference(seed, { name: 'reference', logged: true, ...options });
+/** Another checkout's reference server, in its default configuration, for a before/after comparison in the same rounds. */
+const referenceAt = (seed, dir) => referenceDefault(seed, { name: `reference@${dir.replace(/\/+$/, '').split('/').pop()}`, checkout: dir });
 const ceiling = () => ['ceiling', process.execPath, [join(root, 'bench/ceiling.mjs'), '0'], /listening on (\d+)/];
 // Not a target: the same bare server writing through the reference's outbox,
 // to show what that write policy is worth apart from the rest of the server.
@@ -322,7 +361,8 @@ async function main() {
   // The ceiling and the reference side by side, so that each pair of runs is as close in time as can be.
   const servers = [
     ceiling(),
-    reference(seed),
+    referenceDefault(seed),
+    reference(seed, { extra: ['--journal-size', '0'] }),
     ...(args.against ? [referenceAt(seed, args.against)] : []),
     ceilingOutbox(),
     await prism(false),
@@ -373,6 +413,8 @@ async function main() {
   console.log('| scenario | server | req/s | p50 ms | p99 ms | × ceiling (middle half) | × Prism static | note |');
   console.log('|---|---|---:|---:|---:|---:|---:|---|');
   const againstOutbox = [];
+  const defaultVsQuiet = [];
+  const targets = [];
   for (const scenario of scenarios) {
     const summary = (name) => {
       const runs = results.get(`${scenario.name}|${name}`);
@@ -411,7 +453,19 @@ async function main() {
     }
     const sameWrites = pairedRatio('reference', 'ceiling + outbox');
     if (sameWrites) againstOutbox.push(`${scenario.name} ${ratioText(sameWrites)}`);
+    const againstQuiet = pairedRatio('reference', 'reference --quiet');
+    if (againstQuiet) defaultVsQuiet.push(`${scenario.name} ${ratioText(againstQuiet)}`);
+    const toCeiling = top ? pairedRatio('reference', 'ceiling') : undefined;
+    if (toCeiling) {
+      const target = scenario.method === 'POST' ? 0.8 : 0.9;
+      const ratio = median(toCeiling);
+      targets.push(`${scenario.name} ${fmt(ratio, 2)}x ${ratio >= target ? '≥' : '<'} ${target}x ${ratio >= target ? 'met' : 'MISSED'}`);
+    }
   }
+  console.log('');
+  if (defaultVsQuiet.length > 0)
+    console.log(`reference (default: log to a file, journal, findings) × reference --quiet --journal-size 0, paired: ${defaultVsQuiet.join('; ')}`);
+  if (targets.length > 0) console.log(`issue 26 targets (the default configuration × ceiling, median): ${targets.join('; ')}`);
   if (againstOutbox.length > 0) {
     console.log('');
     console.log(

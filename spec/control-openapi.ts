@@ -19,7 +19,7 @@ export const controlOpenapi = {
     title: 'petstore-harness control API',
     version: '1.0.0',
     description:
-      'Reset, load and read the state of the reference server, move its clock, inject faults per operation and read the request journal. ' +
+      'Reset, load and read the state of the reference server, move its clock, inject faults per operation, read the request journal and the findings (what clients got wrong). ' +
       'Disabled with `petstore serve --no-control`.',
   },
   servers: [{ url: 'http://127.0.0.1:4010/__control' }],
@@ -50,7 +50,7 @@ export const controlOpenapi = {
       post: {
         operationId: 'reset',
         summary:
-          'Back to the seed: pets created since start are forgotten, ids go on after the seed (sequential modes); faults and journal are cleared (the clock is not: see PUT /clock)',
+          'Back to the seed: pets created since start are forgotten, ids go on after the seed (sequential modes); faults, journal and findings are cleared (the clock is not: see PUT /clock)',
         responses: {
           '200': { description: 'The state after the reset', content: json({ $ref: '#/components/schemas/Summary' }) },
           '401': error('Missing or invalid API key'),
@@ -124,6 +124,22 @@ export const controlOpenapi = {
           '503': storeAway,
           '404': error('No fault on that operation'),
         },
+      },
+    },
+    '/findings': {
+      get: {
+        operationId: 'readFindings',
+        summary:
+          'What clients of the interface got wrong or rely on without its promise, counted per rule, in the order first seen: errors (refused requests) and warnings (served, but not promised: unknown parameters or fields, the deprecated getPet, a rounded int64 id, a key in another form)',
+        responses: {
+          '200': { description: 'Findings, oldest first', content: json({ type: 'array', items: { $ref: '#/components/schemas/Finding' } }) },
+          '401': error('Missing or invalid API key'),
+        },
+      },
+      delete: {
+        operationId: 'clearFindings',
+        summary: 'Forget every finding (a reset does too)',
+        responses: { '204': { description: 'Forgotten' }, '401': error('Missing or invalid API key'), '503': storeAway },
       },
     },
     '/journal.har': {
@@ -208,8 +224,9 @@ export const controlOpenapi = {
       },
       JournalEntry: {
         type: 'object',
-        required: ['at', 'method', 'path', 'status', 'latencyMs', 'request'],
+        required: ['id', 'at', 'method', 'path', 'status', 'latencyMs', 'request'],
         properties: {
+          id: { type: 'integer', minimum: 1, description: "The request's id: 1, 2, 3… over the interface's requests since start; findings name it" },
           at: { type: 'string' },
           method: { type: 'string' },
           path: { type: 'string', description: 'The request target as sent; an API key in it is redacted' },
@@ -217,8 +234,44 @@ export const controlOpenapi = {
           latencyMs: { type: 'number' },
           code: { type: 'string' },
           fault: { type: 'string' },
+          findings: { type: 'string', description: 'The findings the request showed, as `severity rule` (comma-separated), as the log marks them' },
           request: { $ref: '#/components/schemas/JournalMessage' },
           response: { $ref: '#/components/schemas/JournalMessage' },
+        },
+      },
+      FindingRequest: {
+        type: 'object',
+        required: ['request', 'method', 'target', 'at'],
+        properties: {
+          request: { type: 'integer', minimum: 1, description: "The request's id in the journal (JournalEntry.id)" },
+          method: { type: 'string' },
+          target: { type: 'string', description: 'The request target as sent; an API key in it redacted; cut after 200 characters' },
+          at: { type: 'string', description: 'ISO 8601, by the server clock' },
+        },
+      },
+      Finding: {
+        type: 'object',
+        required: ['code', 'severity', 'rule', 'seed', 'sent', 'expected', 'message', 'count', 'first', 'last'],
+        properties: {
+          code: {
+            type: 'string',
+            description:
+              "A stable code: a refusal's is the Error code the request got (unauthorized, invalid_parameter…); a warning's is unknown_query_parameter, unknown_body_field, deprecated_operation, rounded_id or key_form",
+          },
+          severity: {
+            enum: ['error', 'warning'],
+            description: 'error: the request breaks the interface and was refused; warning: it was served, but relies on what the interface does not promise',
+          },
+          rule: { type: 'string', description: 'A JSON pointer into spec/openapi.json: the parameter, body field, header or operation concerned' },
+          seed: { type: 'string', description: "The seed's section, such as §4.1 List animals" },
+          operationId: { type: 'string' },
+          sent: { type: 'string', description: 'What the client sent, in its terms; never an API key' },
+          expected: { type: 'string', description: 'What the interface expects instead' },
+          message: { type: 'string', description: 'What went wrong and what to do' },
+          status: { type: 'integer', description: 'For a refusal: the status the request got' },
+          count: { type: 'integer', minimum: 1, description: 'How many requests showed it' },
+          first: { $ref: '#/components/schemas/FindingRequest' },
+          last: { $ref: '#/components/schemas/FindingRequest' },
         },
       },
       JournalMessage: {

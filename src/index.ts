@@ -2,12 +2,13 @@
  * petstore-harness as a library: the reference server for client test suites,
  * and (from `conformance/`) the suite for checking an implementation.
  */
-import { createServer, type ServerOptions } from './server/index.js';
+import { assertNoFindings, createServer, type AssertOptions, type Finding, type ServerOptions } from './server/index.js';
 import { DEFAULT_REDIS_PREFIX, isRedisUrl, openRedisStore, StoreOpenError, type Store } from './store/index.js';
 import { defaultLimits } from './server/decisions.js';
 
 export { createServer, errorCatalog } from './server/index.js';
-export type { ServerOptions, PetstoreServer, ErrorCode } from './server/index.js';
+export type { ServerOptions, PetstoreServer, ErrorCode, AllowedFinding, AssertOptions, Finding, FindingCode, Severity } from './server/index.js';
+export { FindingsError, describeFindings } from './server/index.js';
 export { openRedisStore, StoreOpenError } from './store/index.js';
 export type { Store, RedisStoreOptions } from './store/index.js';
 export { parseJson, stringifyJson } from '../spec/json/index.js';
@@ -19,8 +20,19 @@ export interface StartedServer {
   readonly url: string;
   /** A key the server accepts. */
   readonly apiKey: string;
-  /** Back to the seed: every pet created since start is forgotten (at once in memory; a shared store's reset resolves when done). */
+  /**
+   * Back to the seed: every pet created since start is forgotten (at once in
+   * memory; a shared store's reset resolves when done), and so are the findings.
+   */
   reset(): Promise<void>;
+  /** What the client got wrong so far, counted per rule (the same as GET /__control/findings). */
+  findings(): Finding[];
+  /**
+   * Throws a FindingsError listing every finding not in `allow` (codes such
+   * as `deprecated_operation`, rules, or predicates): for a client test
+   * suite's afterEach.
+   */
+  assertNoFindings(options?: AssertOptions): void;
   close(): Promise<void>;
 }
 
@@ -46,7 +58,17 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
   const server = store ? createServer({ ...options, store }) : createServer({ ...options, store: undefined });
   try {
     const url = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
-    return { url, apiKey: server.apiKeys[0] as string, reset: async () => void (await server.reset()), close: () => server.close() };
+    return {
+      url,
+      apiKey: server.apiKeys[0] as string,
+      reset: async () => {
+        await server.reset();
+        server.findings.clear();
+      },
+      findings: () => server.findings.list(),
+      assertNoFindings: (assertOptions) => assertNoFindings(server.findings.list(), assertOptions),
+      close: () => server.close(),
+    };
   } catch (error) {
     await server.close();
     throw error;

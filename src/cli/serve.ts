@@ -4,7 +4,10 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { createServer, type PetstoreServer } from '../server/index.js';
 import { DEFAULT_BASE_PATH, DEFAULT_HOST, DEFAULT_PORT, DEVELOPMENT_API_KEY, defaultLimits } from '../server/decisions.js';
+import { writeFile } from 'node:fs/promises';
+import { describeFindings, type Finding } from '../server/findings/index.js';
 import { createNoticeWriter, createRequestLogger } from '../server/log.js';
+import { createLineBuffer } from '../server/line-buffer.js';
 import {
   DEFAULT_REDIS_PREFIX,
   ID_MODES,
@@ -60,6 +63,13 @@ function declareServe() {
         .default('pretty' as const),
     )
     .option('-q, --quiet', 'no request log', false)
+    .option('--findings <file>', 'write what clients got wrong (the findings, as GET /__control/findings answers them) to this JSON file at shutdown')
+    .addOption(
+      new Option('--fail-on-findings <severity>', 'exit 1 at shutdown if findings of this severity were seen: error, or warning (warnings or errors)').choices([
+        'error',
+        'warning',
+      ] as const),
+    )
     .addOption(
       new Option('--store <store>', 'where the pets live: memory, or a Redis URL (redis://host:port/db) shared by every instance given it')
         .env('PETSTORE_STORE')
@@ -76,9 +86,31 @@ type ServeOptions = ReturnType<ReturnType<typeof declareServe>['opts']>;
 
 async function serve(options: ServeOptions, io: CliIo): Promise<void> {
   const apiKeys = resolveApiKeys({ flags: options.apiKey ?? [], env: io.env['PETSTORE_API_KEYS'], file: options.apiKeysFile });
-  const log = createRequestLogger(options.quiet ? 'off' : options.log, (line) => io.stdout.write(line));
+  // Request lines are gathered and written once per turn of the event loop;
+  // a notice goes through the same buffer, flushed at once, so lines stay in order.
+  const out = createLineBuffer((text) => io.stdout.write(text));
+  const stopFlushingOnExit = out.flushOnExit();
+  const log = createRequestLogger(options.quiet ? 'off' : options.log, out.write);
   // With --log json every line of stdout is JSON, notices included.
-  const notice = createNoticeWriter(options.log, (text) => io.stdout.write(text));
+  const notice = createNoticeWriter(options.log, (text) => {
+    out.write(text);
+    out.flush();
+  });
+  try {
+    await serveUntilSignal(options, io, apiKeys, log, notice);
+  } finally {
+    out.flush();
+    stopFlushingOnExit();
+  }
+}
+
+async function serveUntilSignal(
+  options: ServeOptions,
+  io: CliIo,
+  apiKeys: string[],
+  log: ReturnType<typeof createRequestLogger>,
+  notice: (text: string) => void,
+): Promise<void> {
   const { server, fromState } = await buildServer(options, apiKeys, log, notice);
   const memory = server.store instanceof PetStore ? server.store : undefined;
   const persistence =
@@ -104,6 +136,35 @@ async function serve(options: ServeOptions, io: CliIo): Promise<void> {
     await server.close();
     await persistence?.stop();
   }, notice);
+  await reportFindings(options, io, server.findings.list(), notice);
+}
+
+/**
+ * At shutdown: the findings to their file (--findings), a line saying how
+ * many there were, and with --fail-on-findings, exit 1 and every finding on
+ * stderr, so a client's end-to-end job fails on them and says why.
+ */
+async function reportFindings(options: ServeOptions, io: CliIo, findings: Finding[], notice: (text: string) => void): Promise<void> {
+  if (options.findings) {
+    try {
+      await writeFile(options.findings, `${JSON.stringify(findings, null, 2)}\n`);
+    } catch (error) {
+      io.stderr.write(`petstore: cannot write the findings to ${options.findings}: ${(error as Error).message}\n`);
+      process.exitCode = 1;
+    }
+  }
+  const errors = findings.filter((f) => f.severity === 'error').length;
+  const warnings = findings.length - errors;
+  if (findings.length > 0) {
+    notice(
+      `petstore: ${findings.length} finding${findings.length === 1 ? '' : 's'} in what clients sent (${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'})${options.findings ? `, written to ${options.findings}` : ''}\n`,
+    );
+  }
+  const failing = options.failOnFindings === 'error' ? errors : options.failOnFindings === 'warning' ? findings.length : 0;
+  if (failing > 0) {
+    io.stderr.write(`petstore: exit 1 (--fail-on-findings ${options.failOnFindings}): ${describeFindings(findings)}\n`);
+    process.exitCode = 1;
+  }
 }
 
 /** The server `options` describe, with its pets: from the state file, the seed, or the shared store. */
@@ -132,7 +193,7 @@ async function buildServer(
       limits: { maxPets: options.maxPets, journalSize: options.journalSize },
       control: options.control,
       docs: options.docs,
-      ...(log ? { onRequest: log } : {}),
+      ...(log ? { log } : {}),
     };
     if (!shared) return { server: createServer(serverOptions), fromState: saved !== undefined };
     const store = await openRedisStore({

@@ -24,6 +24,9 @@ import { FaultTable } from './control/faults.js';
 import { createJournalReader, Journal, keepBytes, type JournalEntry, type JournalReader, type JournalRecord } from './control/journal.js';
 import { shareControl, type SharedControl, type SharedControlParts } from './control/shared.js';
 import type { HeaderList } from './headers.js';
+import type { RequestLog } from './log.js';
+import { createFindingChecks, type FindingChecks } from './findings/checks.js';
+import { createFindingLedger, type FindingLedger } from './findings/ledger.js';
 
 export interface ServerOptions {
   /** Accepted API keys; with none, the development key only. */
@@ -58,6 +61,14 @@ export interface ServerOptions {
   docs?: boolean;
   /** Called once per finished request (interface and control API), e.g. to log it. */
   onRequest?: (entry: JournalEntry) => void;
+  /**
+   * Writes the log line of each finished request (interface and control API)
+   * from its record: what `petstore serve` logs with (log.ts), cheaper than
+   * `onRequest`, which is handed an entry made for it.
+   */
+  log?: RequestLog;
+  /** Check every request to the interface against the spec and keep what the client got wrong (default true). */
+  findings?: boolean;
   /** Random numbers for fault rates; Math.random by default (tests pass their own). */
   random?: () => number;
 }
@@ -72,6 +83,8 @@ export interface PetstoreServer<S extends Store = PetStore> {
   readonly journal: Journal;
   /** Faults injected per operation. */
   readonly faults: FaultTable;
+  /** What clients got wrong, counted per rule (empty with `findings: false`). */
+  readonly findings: FindingLedger;
   /** Back to the pets the server started with (the seed): every pet created since is forgotten. */
   reset(): ReturnType<S['reset']>;
   /** Listens on `port` (0 for an ephemeral one) and resolves with the base URL. */
@@ -99,35 +112,47 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
   // Set at shutdown: every answer from then on closes its connection.
   let closing = false;
   // Every configured key is taken out of what the journal and the logs show.
-  const journal = new Journal(limits.journalSize, createJournalReader(apiKeys, limits.journalBodyBytes));
-  const answered = createRecorder(journal, clock, limits, options.onRequest);
+  const journalReader = createJournalReader(apiKeys, limits.journalBodyBytes);
+  const journal = new Journal(limits.journalSize, journalReader);
+  const findings = createFindingLedger({ clock, redact: journalReader.redact, keys: apiKeys });
+  const checks =
+    options.findings === false
+      ? undefined
+      : createFindingChecks({ ledger: findings, operations, basePath, limits, redact: journalReader.redact, keys: apiKeys });
+  const answered = createRecorder(journal, clock, limits, options, checks);
   const onError = options.onError ?? ((error: unknown) => console.error('petstore: unexpected error:', error));
   const respond = createResponder(clock, { closing: () => closing, answered, failed: onError });
   const faults = new FaultTable(options.random);
-  const { sharing, shared } = shareSettings(store, { clock, faults, journal });
+  const { sharing, shared } = shareSettings(store, { clock, faults, journal, findings });
   const authenticate = createAuthenticator(apiKeys);
   const handle = createRequestHandler({
     operations,
-    handlers: createOperationHandlers({ store, limits, respond }),
+    handlers: createOperationHandlers({ store, limits, respond, ...(checks ? { findings: checks } : {}) }),
     authenticate,
     basePath,
     clock,
     limits,
     respond,
     faults,
+    ...(checks ? { findings: checks } : {}),
   });
   const operationIds = operations.map((op) => op.operationId);
   const control =
     options.control === false
       ? undefined
-      : createControlHandler({ store, clock, faults, journal, respond, authenticate, limits, operationIds, ...(shared ? { shared } : {}) });
+      : createControlHandler({ store, clock, faults, journal, findings, respond, authenticate, limits, operationIds, ...(shared ? { shared } : {}) });
   // The page yields to an interface that lives under /docs itself.
-  const docs = options.docs === false || basePath === DOCS_PREFIX ? undefined : createDocsHandler(operations, basePath, respond);
+  const docs =
+    options.docs === false || basePath === DOCS_PREFIX
+      ? undefined
+      : createDocsHandler(operations, basePath, respond, { findings: control !== undefined && options.findings !== false });
   const isControl = (url: string | undefined) =>
     control !== undefined &&
     url?.startsWith(CONTROL_PREFIX) === true &&
     (url.length === CONTROL_PREFIX.length || '/?'.includes(url[CONTROL_PREFIX.length] as string));
 
+  // The interface's requests so far: each one's id in the journal and in findings.
+  let requests = 0;
   const serve = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     // RFC 9112 §9.3.2: pipelined requests may be processed in parallel only
     // when all are safe. Node hands over a pipelined request at once, its
@@ -139,7 +164,19 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
     const toDocs = docs !== undefined && isDocsTarget(req.url);
     // The page, like the control API, is not the interface: the journal leaves both out.
     const toControl = toDocs || isControl(req.url);
-    const x: Exchange = { req, res, headers: undefined, arrived: performance.now(), toControl, requestBody: undefined };
+    // Every field set here, so that every Exchange has one shape (the pipeline fills some in).
+    const x: Exchange = {
+      req,
+      res,
+      headers: undefined,
+      arrived: performance.now(),
+      toControl,
+      requestBody: undefined,
+      seq: toControl ? 0 : ++requests,
+      operation: undefined,
+      culprit: undefined,
+      findings: undefined,
+    };
     // RFC 9112 §3.2: an HTTP/1.1 request without Host, or with two, is
     // answered 400. Node's own check (requireHostHeader) answers the first
     // with no body and lets the second through (it keeps the first Host).
@@ -159,6 +196,7 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
     apiKeys,
     journal,
     faults,
+    findings,
     reset: () => store.reset(),
     async listen(port = 0, host = '127.0.0.1') {
       await sharing;
@@ -274,15 +312,20 @@ function createListener(serve: (req: http.IncomingMessage, res: http.ServerRespo
  * Only references are kept (bodies cut to the journal's size, copied when
  * they are views of something larger); the journal's reader does the rest.
  */
-function createRecorder(journal: Journal, clock: Clock, limits: Limits, onRequest: ServerOptions['onRequest']) {
+function createRecorder(journal: Journal, clock: Clock, limits: Limits, options: Pick<ServerOptions, 'onRequest' | 'log'>, checks: FindingChecks | undefined) {
   const cap = limits.journalBodyBytes;
   const reader: JournalReader = journal.reader;
+  const { onRequest, log } = options;
   return (x: Exchange, status: number, code?: ErrorCode, headers?: HeaderList, body?: string | Buffer): void => {
     const { req, toControl } = x;
-    if (!onRequest && (toControl || limits.journalSize === 0)) return;
+    // A refusal is what the client got wrong: a finding (before the log line, which marks it).
+    if (checks && code !== undefined && !toControl) checks.refused(x, code, () => errorMessage(body));
+    if (!onRequest && !log && (toControl || limits.journalSize === 0)) return;
     const latencyMs = Math.round((performance.now() - x.arrived) * 100) / 100;
     const sent = x.requestBody;
     const record: JournalRecord = {
+      id: x.seq,
+      findings: x.findings,
       arrivedAt: clock.now() - latencyMs,
       method: req.method ?? '',
       path: req.url ?? '',
@@ -299,8 +342,18 @@ function createRecorder(journal: Journal, clock: Clock, limits: Limits, onReques
       responseBytes: body === undefined || typeof body === 'string' ? 0 : body.length,
     };
     if (!toControl) journal.add(record);
+    if (log) log(record, reader.redact);
     if (onRequest) onRequest(reader.entry(record));
   };
+}
+
+/** The message of an Error body, for a refusal's finding. */
+function errorMessage(body: string | Buffer | undefined): string {
+  try {
+    return String((JSON.parse(body === undefined ? '{}' : body.toString()) as { message?: unknown }).message ?? '');
+  } catch {
+    return '';
+  }
 }
 
 /** The origin form (path and query) of an absolute-form request target. */

@@ -11,8 +11,9 @@ import { deprecationHeaders } from './deprecation.js';
 import { errorJson, statusOf } from './errors.js';
 import { GET_PET_DEPRECATED_SINCE, type Limits } from './decisions.js';
 import { FAULT_HEADER, type FaultDecision, type FaultTable } from './control/faults.js';
+import type { FindingChecks } from './findings/checks.js';
 import type { OperationHandler } from './operations.js';
-import { compileParamsReader, type ParamsReader } from './params.js';
+import { compileParamsReader, type ParamsReader, type UnknownParameter } from './params.js';
 import type { HeaderList } from './headers.js';
 import type { Exchange, Responder } from './respond.js';
 import { buildRoutes, matchRoute, type RouteMatch } from './router.js';
@@ -27,6 +28,8 @@ export interface HandlerDeps {
   readonly respond: Responder;
   /** Faults injected through the control API. */
   readonly faults?: FaultTable;
+  /** Checks of each request against the spec (findings); none for the control API, which is not the interface. */
+  readonly findings?: FindingChecks;
 }
 
 const NO_FAULT: FaultDecision = { kind: 'none' };
@@ -40,6 +43,8 @@ interface Prepared {
   readonly corsHeaders: HeaderList;
   /** When the operation is removed (ms since the epoch), if it is deprecated with a sunset. */
   readonly sunset: number | undefined;
+  /** Hears of the query parameters the operation does not have (a finding each); the context is the Exchange. */
+  readonly unknownParameter: UnknownParameter;
 }
 
 type Found = Extract<RouteMatch, { found: true }>;
@@ -51,9 +56,10 @@ export function createRequestHandler(deps: HandlerDeps): RequestHandler {
   const { operations, basePath, clock, limits, respond, authenticate } = deps;
   const routes = buildRoutes(operations);
 
-  const prepared = prepareOperations(operations, deps.handlers, basePath);
+  const prepared = prepareOperations(operations, deps.handlers, basePath, deps.findings);
   const prefix = `${basePath}/`;
   const refusals = REFUSALS;
+  const findings = deps.findings;
 
   /** The accepted request, from the sunset on: parameters, then the operation. */
   function operate(x: Exchange, p: Prepared, match: Found, query: string | undefined): void {
@@ -61,10 +67,14 @@ export function createRequestHandler(deps: HandlerDeps): RequestHandler {
       return respond.sendError(x, 'gone', `${p.operation.operationId} was removed on ${p.operation.sunset?.toUTCString()}`);
     }
     if (match.badEncoding !== undefined) {
+      x.culprit = { name: match.badEncoding, sent: `${match.badEncoding} that is not valid percent-encoding` };
       return respond.sendError(x, 'invalid_parameter', `path parameter ${match.badEncoding} is not valid percent-encoding`);
     }
-    const params = p.readParams(match.params, query);
-    if (!params.ok) return respond.sendError(x, 'invalid_parameter', params.message);
+    const params = p.readParams(match.params, query, findings && p.unknownParameter, x);
+    if (!params.ok) {
+      x.culprit = { name: params.name, sent: params.sent };
+      return respond.sendError(x, 'invalid_parameter', params.message);
+    }
     p.handler(x, params.values);
   }
 
@@ -110,18 +120,28 @@ export function createRequestHandler(deps: HandlerDeps): RequestHandler {
 
       const operation = route.operations.get(method);
       const p = operation && prepared.get(operation);
-      if (p) x.headers = req.headers.origin !== undefined ? p.corsHeaders : p.headers;
+      if (p) {
+        x.headers = req.headers.origin !== undefined ? p.corsHeaders : p.headers;
+        x.operation = p.operation;
+      }
 
       // Authentication comes first on every route of the interface, before
       // the method, the parameters or the store are looked at.
-      let auth = authenticate(req.headers.authorization);
+      const authorization = req.headers.authorization;
+      let auth = authenticate(authorization);
       if (auth === 'ok' && hasRepeatedAuthorization(req.rawHeaders)) auth = 'invalid';
       if (auth !== 'ok') {
         const refusal = refusals[auth];
         return respond.send(x, statusOf('unauthorized'), refusal.body, refusal.headers, 'unauthorized');
       }
-      if (!p)
+      if (!p) {
+        x.culprit = { name: route.template };
         return respond.sendError(x, 'method_not_allowed', `${method} is not allowed on ${route.template}; allowed: ${route.allow}`, ['allow', route.allow]);
+      }
+      if (findings) {
+        findings.keyForm(x, authorization as string);
+        if (p.operation.deprecated) findings.deprecated(x, p.operation);
+      }
 
       const query = q === -1 ? undefined : url.slice(q + 1);
       // Faults come after authentication: the request was accepted, then the backend "failed".
@@ -139,6 +159,7 @@ function prepareOperations(
   operations: readonly OperationDescriptor[],
   handlers: HandlerDeps['handlers'],
   basePath: string,
+  findings: FindingChecks | undefined,
 ): Map<OperationDescriptor, Prepared> {
   const prepared = new Map<OperationDescriptor, Prepared>();
   for (const operation of operations) {
@@ -152,14 +173,19 @@ function prepareOperations(
       headers,
       corsHeaders: headers ? [...corsHeaders, ...headers] : corsHeaders,
       sunset: operation.sunset?.getTime(),
+      unknownParameter: (name, value, x) => findings?.unknownQuery(x as Exchange, operation, name, value),
     });
   }
   return prepared;
 }
 
-/** The two 401 answers never vary: built once, not per refused request. */
+/**
+ * The two 401 answers never vary: built once, not per refused request, each
+ * in memory of its own (not a slice of Node's pool), so that the journal
+ * keeps them by reference rather than copying one per refused request.
+ */
 const refusal = (outcome: 'missing' | 'invalid', message: string) => ({
-  body: Buffer.from(errorJson('unauthorized', message)),
+  body: Buffer.from(new TextEncoder().encode(errorJson('unauthorized', message)).buffer),
   headers: ['www-authenticate', challenge(outcome)],
 });
 const REFUSALS = {

@@ -4,12 +4,28 @@
  * receives parameters that already satisfy the spec.
  */
 import type { PetStatus } from '../../spec/types.js';
-import { readNewPet, type Store } from '../store/index.js';
+import { componentSchema } from '../../spec/operations.js';
+import { stringifyJson, type JsonObject, type JsonValue } from '../../spec/json/index.js';
+import { readNewPet, type Maybe, type Store } from '../store/index.js';
 import { readJsonBody } from './body.js';
 import type { Limits } from './decisions.js';
 import type { ParamValues } from './params.js';
 import type { Exchange, Responder } from './respond.js';
 import { settle } from './settle.js';
+import type { FindingChecks } from './findings/checks.js';
+import { findGiven, roundingCandidates } from './findings/rounding.js';
+
+/** The fields of a NewPet: any other is unknown to the interface. */
+const petFields = Object.keys(componentSchema('NewPet')['properties'] as object);
+
+function isObject(value: JsonValue): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Whether a store's answer to get() is a pet, now or later. */
+function isGiven(answer: Maybe<Buffer | undefined>): Maybe<boolean> {
+  return answer instanceof Promise ? answer.then((json) => json !== undefined) : answer !== undefined;
+}
 
 export type OperationHandler = (x: Exchange, params: ParamValues) => void;
 
@@ -17,9 +33,11 @@ export interface OperationDeps {
   readonly store: Store;
   readonly limits: Limits;
   readonly respond: Responder;
+  /** Checks against the spec (findings), when they are on. */
+  readonly findings?: FindingChecks;
 }
 
-export function createOperationHandlers({ store, limits, respond }: OperationDeps): Record<string, OperationHandler> {
+export function createOperationHandlers({ store, limits, respond, findings }: OperationDeps): Record<string, OperationHandler> {
   const bodyRules = {
     maxBytes: limits.maxBodyBytes,
     parse: { maxDepth: limits.maxJsonDepth, maxMembers: limits.maxJsonMembers },
@@ -35,15 +53,36 @@ export function createOperationHandlers({ store, limits, respond }: OperationDep
     getPet(x, params) {
       const id = params['petId'] as bigint;
       settle(x, respond, store.get(id), (json) => {
-        if (json === undefined) respond.sendError(x, 'pet_not_found', `no animal has id ${id}`);
-        else respond.send(x, 200, json);
+        if (json !== undefined) return respond.send(x, 200, json);
+        const notFound = () => respond.sendError(x, 'pet_not_found', `no animal has id ${id}`);
+        const candidates = findings ? roundingCandidates(id) : [];
+        if (candidates.length === 0) return notFound();
+        // An id the client may have rounded: its finding names the id it was given.
+        findGiven(
+          candidates,
+          (candidate) => isGiven(store.get(candidate)),
+          (given) => {
+            if (given !== undefined) x.culprit = { name: String(given) };
+            notFound();
+          },
+        );
       });
     },
 
     createPet(x) {
       readJsonBody(x, respond, bodyRules, (body) => {
+        if (findings && x.operation && isObject(body)) {
+          // Unknown fields are ignored (D4); the client is told of each, a rare path: most bodies have none.
+          for (const name in body) if (!petFields.includes(name)) findings.unknownField(x, x.operation, name, stringifyJson(body[name] as JsonValue));
+        }
         const newPet = readNewPet(body);
-        if (!newPet.ok) return respond.sendError(x, 'invalid_body', newPet.message);
+        if (!newPet.ok) {
+          const top = newPet.field.split(/[.[]/)[0] as string;
+          const sent =
+            isObject(body) && top !== '' && body[top] !== undefined ? stringifyJson(body[top] as JsonValue) : top === '' ? stringifyJson(body) : undefined;
+          x.culprit = sent === undefined ? { name: newPet.field } : { name: newPet.field, sent };
+          return respond.sendError(x, 'invalid_body', newPet.message);
+        }
         settle(x, respond, store.create(newPet.pet), (created) => {
           if (!created.ok) return respond.sendError(x, 'storage_full', `the store is full (${store.capacity} animals); nothing was created`);
           respond.send(x, 201, created.json);

@@ -7,9 +7,19 @@ import { parseDecimalInteger, type JsonValue } from '../../spec/json/index.js';
 import { compileSchema } from '../../spec/schema/validate.js';
 
 export type ParamValues = Record<string, JsonValue>;
-export type ParamsResult = { ok: true; values: ParamValues } | { ok: false; message: string };
-/** `query` is the request target's query, without its `?`. */
-export type ParamsReader = (pathParams: Record<string, string>, query: string | undefined) => ParamsResult;
+/** A refusal names the parameter and what was sent for it (`limit=200`), for its finding. */
+export type ParamsResult = { ok: true; values: ParamValues } | { ok: false; message: string; name: string; sent: string };
+/**
+ * Told of each query parameter the operation does not have (D3 ignores them;
+ * findings report them), with the reader's `context` (the request), so that
+ * no closure is made per request.
+ */
+export type UnknownParameter = (name: string, value: string, context: unknown) => void;
+/**
+ * `query` is the request target's query, without its `?`; `unknown`, when
+ * given, hears of every query parameter the operation does not declare.
+ */
+export type ParamsReader = (pathParams: Record<string, string>, query: string | undefined, unknown?: UnknownParameter, context?: unknown) => ParamsResult;
 
 /**
  * The name-value pairs of a query, exactly as URLSearchParams reads them. A
@@ -53,27 +63,32 @@ export function compileParamsReader(operation: OperationDescriptor): ParamsReade
       // A default integer is a bigint like any integer read from a request.
       return { ...p, validate: compileSchema(p.schema), fallback: typeof fallback === 'number' ? BigInt(fallback) : fallback };
     });
-  return (pathParams, query) => {
+  const queryNames = params.filter((p) => p.in === 'query').map((p) => p.name);
+  return (pathParams, query, unknown, context) => {
     const values: ParamValues = {};
     const pairs = query ? queryPairs(query) : [];
+    // Before the parameters are judged, so that a refused request still tells of a misspelt name beside the bad value.
+    if (unknown) for (const [name, value] of pairs) if (!queryNames.includes(name)) unknown(name, value, context);
     for (const p of params) {
       let text: string | undefined;
       if (p.in === 'path') text = pathParams[p.name];
       else {
         for (const [name, value] of pairs) {
           if (name !== p.name) continue;
-          if (text !== undefined) return { ok: false, message: `query parameter ${p.name} must be given at most once` };
+          if (text !== undefined)
+            return { ok: false, message: `query parameter ${p.name} must be given at most once`, name: p.name, sent: `${p.name} given more than once` };
           text = value;
         }
       }
       if (text === undefined) {
-        if (p.required) return { ok: false, message: `${p.in} parameter ${p.name} is required` };
+        if (p.required) return { ok: false, message: `${p.in} parameter ${p.name} is required`, name: p.name, sent: `no ${p.name}` };
         if (p.fallback !== undefined) values[p.name] = p.fallback;
         continue;
       }
       const value = coerce(text, p.schema);
       const issue = p.validate(value, p.name);
-      if (issue) return { ok: false, message: `${p.in} parameter ${issue.message}` };
+      if (issue)
+        return { ok: false, message: `${p.in} parameter ${issue.message}`, name: p.name, sent: p.in === 'query' ? `${p.name}=${text}` : `${p.name} ${text}` };
       values[p.name] = value;
     }
     return { ok: true, values };

@@ -4,7 +4,9 @@
  * a server started with `--now` sees that time.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { OperationDescriptor } from '../../spec/operations.js';
 import type { Clock } from './clock.js';
+import type { Culprit } from './findings/checks.js';
 import { errorJson, statusOf, type ErrorCode } from './errors.js';
 import { CLOSE, hasBody, saysClose, type HeaderList } from './headers.js';
 import { lingerAfterAnswer } from './linger.js';
@@ -27,6 +29,14 @@ export interface Exchange {
   fault?: string;
   /** The body read from the request, if one was (body.ts), for the journal. */
   requestBody?: Buffer;
+  /** The request's id in the journal (1, 2, 3… for the interface's requests; 0 for the control API's and the page's). */
+  readonly seq: number;
+  /** The operation the request was routed to, once it was. */
+  operation?: OperationDescriptor;
+  /** What a refusal was about (a parameter, a field), for its finding. */
+  culprit?: Culprit;
+  /** The findings the request showed, as its log line marks them. */
+  findings?: string;
 }
 
 /**

@@ -12,14 +12,15 @@ const schema = componentSchema('NewPet');
 const check = compileChecker<NewPet>(schema);
 const propertyNames = Object.keys(schema['properties'] as object);
 
-export type NewPetResult = { ok: true; pet: NewPet } | { ok: false; message: string };
+/** A refusal names the field at fault (`categoryId`, `` for the body itself). */
+export type NewPetResult = { ok: true; pet: NewPet } | { ok: false; message: string; field: string };
 
 export function readNewPet(value: JsonValue): NewPetResult {
   // Only the properties the schema names are kept (and checked): unknown ones are ignored, never stored.
   const checked = check(isObject(value) ? pick(value) : value);
   if (!checked.ok) {
     const { path, message } = checked.issue;
-    return { ok: false, message: path === '' ? message.replace('the value', 'the body') : message };
+    return { ok: false, message: path === '' ? message.replace('the value', 'the body') : message, field: path };
   }
   return { ok: true, pet: checked.value };
 }

@@ -39,7 +39,8 @@ const petJson = compileObjectSerializer(componentSchema('Pet'));
 /** Key of the index for pets created without a status. */
 const NO_STATUS = '';
 const COMMA = 0x2c;
-const EMPTY_LIST = Buffer.from('[]');
+// Its own memory, not a slice of Node's shared pool: the journal keeps such a body by reference (keepBytes).
+const EMPTY_LIST = Buffer.from(new TextEncoder().encode('[]').buffer);
 /** How many bytes of full pages are kept: every page the interface can ask for, for any but very long pets. */
 const PAGE_CACHE_BYTES = 4 * 1024 * 1024;
 /** The arena's first size, and how much it grows by when full: by half keeps the slack (and the copy) small for large stores. */
@@ -259,7 +260,7 @@ export class PetStore implements Store {
       if (count === 0) return { json: EMPTY_LIST, count };
       // The first `count` pets are contiguous, commas included.
       const end = this.ends.values[count - 1] as number;
-      const out = Buffer.allocUnsafe(end + 2);
+      const out = pageBuffer(end + 2, count === limit);
       out[0] = 0x5b;
       this.arena.copy(out, 1, 0, end);
       out[end + 1] = 0x5d;
@@ -273,7 +274,7 @@ export class PetStore implements Store {
       const index = indexes.values[i] as number;
       total += (this.ends.values[index] as number) - this.startOf(index);
     }
-    const out = Buffer.allocUnsafe(total);
+    const out = pageBuffer(total, count === limit);
     out[0] = 0x5b;
     let at = 1;
     for (let i = 0; i < count; i++) {
@@ -367,4 +368,14 @@ export class PetStore implements Store {
     this.arena.copy(grown, 0, 0, this.used);
     this.arena = grown;
   }
+}
+
+/**
+ * The buffer of a page. A full page is kept (list()) and answered again and
+ * again: it gets memory of its own rather than a slice of Node's shared pool,
+ * so that the journal keeps it by reference instead of copying it per request
+ * (a slice would keep the whole pool alive: keepBytes copies those).
+ */
+function pageBuffer(bytes: number, kept: boolean): Buffer {
+  return kept ? Buffer.allocUnsafeSlow(bytes) : Buffer.allocUnsafe(bytes);
 }

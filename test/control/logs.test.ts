@@ -57,7 +57,11 @@ t.test('by default each request is one readable line on stdout with its method, 
   const [list, create, missing, control] = lines;
   t.match(list, /^\d\d:\d\d:\d\d\.\d{3} GET +\/v1\/pets\?limit=2&status=sold → 200 \d+\.\d ms$/);
   t.match(create, /^\d\d:\d\d:\d\d\.\d{3} POST +\/v1\/pets → 201 \d+\.\d ms$/);
-  t.match(missing, /^\d\d:\d\d:\d\d\.\d{3} GET +\/v1\/pets\/999 → 404 pet_not_found \d+\.\d ms$/);
+  t.match(
+    missing,
+    /^\d\d:\d\d:\d\d\.\d{3} GET +\/v1\/pets\/999 → 404 pet_not_found \d+\.\d ms \[warning \/paths\/~1pets~1\{petId\}\/get\/deprecated, error \/paths\/~1pets~1\{petId\}\/get\/responses\/404\]$/,
+    'with the findings it produced (issue 26)',
+  );
   t.match(control, /^\d\d:\d\d:\d\d\.\d{3} GET +\/__control\/state → 200 \d+\.\d ms$/, 'the control API is logged too');
   t.equal(cli.stderr(), '', 'nothing on stderr');
 });

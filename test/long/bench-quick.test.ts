@@ -13,7 +13,7 @@ t.test('npm run bench -- --quick runs every scenario and prints its tables', asy
   const code = await new Promise((resolve) => child.on('exit', resolve));
   t.equal(code, 0, `the bench exits 0\n${out}`);
   for (const scenario of ['GET /pets?limit=20', 'GET /pets/{id}', 'POST /pets', '401 (no key)']) {
-    for (const server of ['ceiling', 'reference', 'ceiling + outbox', 'prism-static']) {
+    for (const server of ['ceiling', 'reference', 'reference --quiet', 'ceiling + outbox', 'prism-static']) {
       t.match(
         out,
         new RegExp(`\\| ${scenario.replace(/[?{}()/]/g, '\\$&')} \\| ${server.replace('+', '\\+')} \\| [\\d,]+ \\|`),
@@ -26,6 +26,12 @@ t.test('npm run bench -- --quick runs every scenario and prints its tables', asy
     /reference × \(ceiling \+ outbox\), paired the same way: GET \/pets\?limit=20 [\d.]+/,
     'the reference against the ceiling with the same write policy',
   );
+  t.match(
+    out,
+    /reference \(default: log to a file, journal, findings\) × reference --quiet --journal-size 0, paired: GET \/pets\?limit=20 [\d.]+/,
+    'issue 26: the default configuration beside the quiet one',
+  );
+  t.match(out, /issue 26 targets \(the default configuration × ceiling, median\): GET \/pets\?limit=20 [\d.]+x (≥|<) 0\.9x/, 'and against the targets');
   // autocannon reports whole milliseconds: a p50 of 0 leaves the ratio undefined, printed "–".
   t.match(out, /\| GET \/pets\?status=sold&limit=100 \| [\d.]+ \| [\d.]+ \| ([\d.]+|–) \|/, 'the scaling run');
   t.match(out, /bytes per pet/, 'memory per pet');

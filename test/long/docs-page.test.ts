@@ -130,3 +130,28 @@ t.test('with docs: false there is no page: /, /docs and the served contract are 
     await r.body.arrayBuffer();
   }
 });
+
+t.test('issue 26: the page shows the findings so far, once a key is given to Authorize', async (t) => {
+  const { url } = await startTestServer(t, { apiKeys: [KEY] });
+  const origin = new URL(url).origin;
+  const { page, problems } = await openPage(t);
+  await page.goto(`${origin}/docs`);
+  await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+  const panel = page.locator('#petstore-findings');
+  await t.resolves(panel.getByText('Give a key to Authorize').waitFor({ timeout: 5_000 }), 'without a key it asks for one, and asks the server nothing');
+  // A client's mistake, made outside the page.
+  const res = await request(`${url}/pets?stauts=sold`, { headers: { authorization: `Bearer ${KEY}` } });
+  await res.body.text();
+  await page.locator('button.authorize').first().click();
+  await page.locator('.modal-ux input[type="text"], .modal-ux input[type="password"]').first().fill(KEY);
+  await page.locator('.modal-ux button.authorize').click();
+  await page.locator('.modal-ux button.btn-done').click();
+  await panel.locator('.finding-warning').first().waitFor({ timeout: 10_000 });
+  const text = await panel.textContent();
+  t.match(text, /Findings: what clients got wrong \(0 errors, 1 warning\)/);
+  t.match(text, /warning unknown_query_parameter ×1/);
+  t.match(text, /sent stauts=sold/);
+  t.match(text, /did you mean status\?/);
+  t.match(text, /rule \/paths\/~1pets\/get\/parameters \(seed §4\.1 List animals\)/);
+  t.strictSame(problems, [], 'nothing failed');
+});

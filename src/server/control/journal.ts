@@ -14,6 +14,8 @@ import type { HeaderList } from '../headers.js';
 
 /** What a JournalEntry or the log shows of a request, any API key taken out. */
 export interface JournalEntry {
+  /** The request's id: 1, 2, 3… over the interface's requests since start (findings name it); absent for the control API's. */
+  readonly id?: number;
   /** When the request arrived, ISO 8601 by the server clock. */
   readonly at: string;
   readonly method: string;
@@ -25,6 +27,8 @@ export interface JournalEntry {
   readonly code?: string;
   /** The fault injected into this request, if any. */
   readonly fault?: string;
+  /** The findings the request showed (`warning /paths/…`, comma-separated): what the client got wrong. */
+  readonly findings?: string;
 }
 
 /** One side of an exchange as the journal shows it. */
@@ -48,6 +52,10 @@ export interface DetailedJournalEntry extends JournalEntry {
  * than the rest of the record, so it is done when the journal is read.
  */
 export interface JournalRecord {
+  /** The request's id (Exchange.seq); 0 for the control API's. */
+  readonly id: number;
+  /** The findings the request showed, as the log marks them. */
+  readonly findings: string | undefined;
   /** When the request arrived, in milliseconds since the epoch by the server clock. */
   readonly arrivedAt: number;
   readonly method: string;
@@ -96,15 +104,16 @@ export function keepBytes(body: Buffer, cap: number): Buffer {
 }
 
 export function journalEntry(r: JournalRecord, redact: Redactor): JournalEntry {
-  const entry: { -readonly [K in keyof JournalEntry]: JournalEntry[K] } = {
-    at: new Date(r.arrivedAt).toISOString(),
-    method: r.method,
-    path: redact(r.path),
-    status: r.status,
-    latencyMs: r.latencyMs,
-  };
+  const at = new Date(r.arrivedAt).toISOString();
+  const path = redact(r.path);
+  // The control API's requests have no id (0): the property is left out, not undefined.
+  const entry: { -readonly [K in keyof JournalEntry]: JournalEntry[K] } =
+    r.id === 0
+      ? { at, method: r.method, path, status: r.status, latencyMs: r.latencyMs }
+      : { id: r.id, at, method: r.method, path, status: r.status, latencyMs: r.latencyMs };
   if (r.code !== undefined) entry.code = r.code;
   if (r.fault !== undefined) entry.fault = r.fault;
+  if (r.findings !== undefined) entry.findings = r.findings;
   return entry;
 }
 

@@ -1,8 +1,8 @@
 /**
  * The control API under `/__control` (spec/control-openapi.ts): reset, load
- * pets, read the state, move the clock, inject faults, read the journal. It is
- * guarded by the interface's own API keys: a stand-in reachable on a network
- * must not be reset by anyone who finds it.
+ * pets, read the state, move the clock, inject faults, read the journal and
+ * the findings. It is guarded by the interface's own API keys: a stand-in
+ * reachable on a network must not be reset by anyone who finds it.
  */
 import { controlOpenapi } from '../../../spec/control-openapi.js';
 import { derefAll, describeOperations, type Schema } from '../../../spec/operations.js';
@@ -21,6 +21,7 @@ import { settle } from '../settle.js';
 import { readInstant } from '../instant.js';
 import type { FaultTable } from './faults.js';
 import type { Journal } from './journal.js';
+import type { FindingLedger } from '../findings/ledger.js';
 import { journalHar } from './har.js';
 import type { ControlChange, SharedControl } from './shared.js';
 
@@ -31,6 +32,8 @@ export interface ControlDeps {
   readonly clock: Clock;
   readonly faults: FaultTable;
   readonly journal: Journal;
+  /** What clients of the interface got wrong (GET /findings); cleared by a reset. */
+  readonly findings: FindingLedger;
   readonly respond: Responder;
   /** With a shared store: tells the other instances of each change, which the answer waits for. */
   readonly shared?: SharedControl;
@@ -81,6 +84,7 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
         // The clock is left as it is: PUT /clock moves it.
         faults.clear();
         journal.clear();
+        deps.findings.clear();
         settle(x, respond, announce(deps, 'reset'), () => summarise(x));
       }),
     loadPets: (x) =>
@@ -118,6 +122,11 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
       }),
     ...faultHandlers(deps, body),
     ...journalHandlers(deps),
+    readFindings: (x) => respond.send(x, 200, JSON.stringify(deps.findings.list())),
+    clearFindings: (x) => {
+      deps.findings.clear();
+      settle(x, respond, announce(deps, 'findings'), () => respond.send(x, 204, undefined));
+    },
   };
   return createRequestHandler({
     operations: controlOperations,

@@ -2,8 +2,9 @@
  * The control API's settings shared by every instance of one shared store:
  * a control call on any instance applies to all of them. The clock's offset
  * and the fault table travel whole, as one JSON state, through the store's
- * channel; a reset (or a cleared journal) also empties every instance's
- * journal. Each instance keeps its own journal of the requests it served.
+ * channel; a reset (or a cleared journal, or cleared findings) also empties
+ * every instance's journal (findings). Each instance keeps its own journal
+ * and findings of the requests it served.
  *
  * The latest state is kept in the store, so an instance started later, or
  * one back from an outage, takes it up too.
@@ -14,8 +15,8 @@ import type { Clock } from '../clock.js';
 import type { Fault, FaultTable } from './faults.js';
 import type { Journal } from './journal.js';
 
-/** What happened, so that receivers know whether their journal is to be emptied. */
-export type ControlChange = 'clock' | 'faults' | 'reset' | 'journal';
+/** What happened, so that receivers know whether their journal or findings are to be emptied. */
+export type ControlChange = 'clock' | 'faults' | 'reset' | 'journal' | 'findings';
 
 interface ControlState {
   /** Each state's own: the latest, handed again after an outage, is not applied twice. */
@@ -35,6 +36,7 @@ export interface SharedControlParts {
   readonly clock: Clock;
   readonly faults: FaultTable;
   readonly journal: Journal;
+  readonly findings?: { clear(): void };
 }
 
 /** Takes up the latest shared state, then follows every change; resolves once subscribed. */
@@ -49,6 +51,7 @@ export async function shareControl(channel: ControlChannel, parts: SharedControl
     parts.faults.replace(state.faults);
     // This instance emptied its own journal when it made the change.
     if (!initial && state.from !== self && (state.change === 'reset' || state.change === 'journal')) parts.journal.clear();
+    if (!initial && state.from !== self && (state.change === 'reset' || state.change === 'findings')) parts.findings?.clear();
   };
   const latest = await channel.latest();
   if (latest !== undefined) apply(latest, true);

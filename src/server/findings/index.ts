@@ -1,0 +1,8 @@
+export { createFindingLedger } from './ledger.js';
+export type { FindingLedger } from './ledger.js';
+export { createFindingChecks } from './checks.js';
+export type { FindingChecks, Culprit } from './checks.js';
+export { assertNoFindings, describeFindings, describeFinding, FindingsError, isAllowed } from './report.js';
+export type { AllowedFinding, AssertOptions } from './report.js';
+export { MAX_FINDINGS_PER_RULE } from './finding.js';
+export type { Finding, FindingCode, FindingRequest, Severity } from './finding.js';
