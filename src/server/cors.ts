@@ -11,7 +11,7 @@ export const corsHeaders: HeaderList = [
   '*',
   // Without this a page cannot read them (they are not CORS-safelisted).
   'access-control-expose-headers',
-  'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Petstore-Fault',
+  'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Location, Petstore-Fault',
 ];
 
 /** On a preflight answer, for a path whose methods are `allow`. */

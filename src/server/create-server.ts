@@ -127,7 +127,7 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
   const authenticate = createAuthenticator(apiKeys);
   const handle = createRequestHandler({
     operations,
-    handlers: createOperationHandlers({ store, limits, respond, ...(checks ? { findings: checks } : {}) }),
+    handlers: createOperationHandlers({ store, limits, respond, basePath, ...(checks ? { findings: checks } : {}) }),
     authenticate,
     basePath,
     clock,

@@ -35,9 +35,13 @@ export interface OperationDeps {
   readonly respond: Responder;
   /** Checks against the spec (findings), when they are on. */
   readonly findings?: FindingChecks;
+  /** The interface's base path, for the Location of a created pet. */
+  readonly basePath: string;
 }
 
-export function createOperationHandlers({ store, limits, respond, findings }: OperationDeps): Record<string, OperationHandler> {
+export function createOperationHandlers({ store, limits, respond, findings, basePath }: OperationDeps): Record<string, OperationHandler> {
+  // RFC 9110 §15.3.2: without Location, the resource a 201 created is identified as the target URI (/pets) (D25).
+  const petsPath = `${basePath}/pets/`;
   const bodyRules = {
     maxBytes: limits.maxBodyBytes,
     parse: { maxDepth: limits.maxJsonDepth, maxMembers: limits.maxJsonMembers },
@@ -85,7 +89,7 @@ export function createOperationHandlers({ store, limits, respond, findings }: Op
         }
         settle(x, respond, store.create(newPet.pet), (created) => {
           if (!created.ok) return respond.sendError(x, 'storage_full', `the store is full (${store.capacity} animals); nothing was created`);
-          respond.send(x, 201, created.json);
+          respond.send(x, 201, created.json, ['location', petsPath + created.id]);
         });
       });
     },

@@ -57,6 +57,7 @@ function headerCatalog(basePath: string) {
       'D1',
     ),
     Allow: header('RFC 9110 §10.2.1: the methods the path has', { pattern: METHOD_LIST }, 'GET, HEAD, POST', 'D2'),
+    Location: header('RFC 9110 §15.3.2: the created pet (on a 201)', { pattern: `^${basePath}/pets/-?[0-9]+$` }, `${basePath}/pets/1`, 'D25'),
     'Petstore-Fault': header(
       'What a fault injected through the control API did to this answer (PUT /__control/faults/{operationId})',
       { pattern: '^(latency=[0-9]+ms|status=[0-9]{3}|drop)(; (latency=[0-9]+ms|status=[0-9]{3}|drop))*$' },
@@ -72,7 +73,7 @@ function headerCatalog(basePath: string) {
     'Access-Control-Expose-Headers': header(
       'CORS: the headers a page may read; on answers to a request with Origin',
       { pattern: '^[A-Za-z-]+(, [A-Za-z-]+)*$' },
-      'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Petstore-Fault',
+      'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Location, Petstore-Fault',
       'D8',
     ),
     'Access-Control-Allow-Methods': header('CORS preflight: the methods of the path', { pattern: METHOD_LIST }, 'GET, HEAD, POST', 'D8'),
@@ -183,7 +184,8 @@ function servedResponses(
   const responses: Record<string, Json> = {};
   for (const [status, declared] of Object.entries(declaredResponses)) {
     const response = (declared['$ref'] ? JSON.parse(JSON.stringify(resolve(doc, declared['$ref'] as string))) : declared) as Json;
-    responses[status] = { ...response, headers: { ...(response['headers'] as Json), ...always } };
+    const created = status === '201' ? { Location: ref('Location') } : {};
+    responses[status] = { ...response, headers: { ...(response['headers'] as Json), ...always, ...created } };
   }
   const own = codes.filter((code) => inScope(errorCatalog[code].scope, operation) && code !== 'fault_injected');
   for (const [status, list] of byStatus(own)) {

@@ -392,6 +392,12 @@ const probes: Record<string, Probe> = {
   },
   'stack-trace-in-errors': { shows: async (c) => /\n\s+at /.test((await c.create('{"name":')).json?.message ?? '') },
   'trailing-slash-uncapped': { options: { initialPets: somePets(130) }, shows: async (c) => (await c.call('/pets/?limit=1000')).json?.length === 130 },
+  'location-off-by-one': {
+    shows: async (c) => {
+      const r = await c.create({ name: 'Rex', categoryId: 1 });
+      return r.headers['location'] === `/v1/pets/${r.json.id + 1n}`;
+    },
+  },
   'truncates-id': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1.9')).status === 200 },
 
   // ── Correct: what the seed leaves open ──────────────────────────────
@@ -504,6 +510,12 @@ const probes: Record<string, Probe> = {
     },
   },
   'lenient-bearer-whitespace': { shows: async (c) => (await c.call('/pets', { auth: `Bearer\t${KEY}` })).status === 200 },
+  'absolute-location': {
+    shows: async (c) => {
+      const r = await c.create({ name: 'Rex', categoryId: 1 });
+      return r.headers['location'] === `${c.url}/pets/${r.json.id}`;
+    },
+  },
   'compresses-answers': {
     shows: async (c) => {
       const r = await request(`${c.url}/pets`, { headers: { authorization: `Bearer ${KEY}`, 'accept-encoding': 'gzip' } });
