@@ -3,23 +3,32 @@ import t from 'tap';
 import { createProgram } from '../../src/cli/main.js';
 import { errorCatalog } from '../../src/server/errors.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const readme = read('README.md');
+const errors = read('docs/errors.md');
+const cli = read('docs/cli.md');
 
-t.test('the README lists every error code of the catalogue with its status and meaning', async (t) => {
+t.test('docs/errors.md lists every error code of the catalogue with its status and meaning', async (t) => {
   for (const [code, { status, meaning }] of Object.entries(errorCatalog)) {
-    t.ok(readme.includes(`| \`${code}\` | ${status} | ${meaning} |`), `README row for ${code}`);
+    t.ok(errors.includes(`| \`${code}\` | ${status} | ${meaning} |`), `row for ${code}`);
   }
-  const rows = readme.match(/^\| `[a-z_]+` \| \d{3} \| /gm) ?? [];
-  t.equal(rows.length, Object.keys(errorCatalog).length, 'no README row for a code the catalogue does not have');
+  const rows = errors.match(/^\| `[a-z_]+` \| \d{3} \| /gm) ?? [];
+  t.equal(rows.length, Object.keys(errorCatalog).length, 'no row for a code the catalogue does not have');
 });
 
-t.test('the README documents every option of every subcommand', async (t) => {
+t.test('docs/cli.md documents every option of every subcommand', async (t) => {
   const program = createProgram();
   for (const command of program.commands) {
     for (const option of command.options) {
-      t.ok(readme.includes(`\`${option.flags}\``), `${command.name()} ${option.flags} is in the README`);
+      t.ok(cli.includes(`\`${option.flags}\``), `${command.name()} ${option.flags} is in docs/cli.md`);
     }
   }
+});
+
+t.test('the README is a first ten minutes: at most 300 lines, every reference one link away', async (t) => {
+  t.ok(readme.split('\n').length <= 300, `${readme.split('\n').length} lines`);
+  for (const doc of ['docs/stand-in.md', 'docs/conformance.md', 'docs/traceability.md', 'docs/cli.md', 'docs/errors.md', 'docs/decisions.md'])
+    t.ok(readme.includes(`](${doc}`), `the README links ${doc}`);
 });
 
 t.test("the README's set-up commands are the project's scripts", async (t) => {

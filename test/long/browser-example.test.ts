@@ -1,4 +1,4 @@
-// The README's browser example ("Use it as your backend"), run as written in
+// The browser example of docs/stand-in.md ("Start it, call it"), run as written in
 // headless Chromium against a real server in every `--ids` mode: the ids it
 // reads are the server's digits, and a client that parses with res.json()
 // meets the 404 the README promises in `large` mode.
@@ -8,7 +8,7 @@ import { ID_MODES } from '../../src/store/index.js';
 import { openPage } from '../helpers/browser.js';
 import { startTestServer } from '../helpers/server.js';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const README = readFileSync(new URL('../../docs/stand-in.md', import.meta.url), 'utf8');
 const EXAMPLE = /From a browser page[\s\S]*?```js\n([\s\S]*?)```/.exec(README)?.[1] ?? '';
 const README_BASE = 'http://127.0.0.1:4010/v1';
 
