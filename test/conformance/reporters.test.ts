@@ -11,6 +11,7 @@ import t from 'tap';
 import { startVariant } from '../../fixtures/implementations/index.mjs';
 import { FAMILIES, type ConformanceResult } from '../../conformance/index.js';
 import { CHECK_STATUSES } from '../../conformance/types.js';
+import { renderJson } from '../../conformance/reporters/machine.js';
 import { startServer } from '../../src/index.js';
 import { conformJson, runCli } from './run-conform.js';
 
@@ -297,6 +298,7 @@ t.test('--reporter tap is valid TAP 14: the plan counts the test points, a faile
 /** Every field of a ConformanceResult, sorted: the JSON report carries them all. */
 const RESULT_FIELDS = [
   'advisories',
+  'causes',
   'checks',
   'counts',
   'coverage',
@@ -316,7 +318,7 @@ const RESULT_FIELDS = [
 
 // ── JSON ───────────────────────────────────────────────────────────────
 
-t.test('--reporter json prints the ConformanceResult: every field, integers as strings, the key redacted', async (t) => {
+t.test('--reporter json prints the ConformanceResult: every field, integers as numbers with every digit, the key redacted', async (t) => {
   const target = await startVariant('error-status-mismatch', { apiKey: KEY });
   t.teardown(() => target.close());
   const { code, result, stdout } = await conformJson(target.url, KEY, ['--runs', '20']);
@@ -347,8 +349,9 @@ t.test('--reporter json prints the ConformanceResult: every field, integers as s
   }
   const withBody = result.failures.find((f) => f.response?.json !== undefined);
   t.ok(withBody, 'a failure carries the parsed response');
-  t.equal(typeof (withBody!.response!.json as { status?: unknown }).status, 'string', 'a JSON integer is written as a string of digits (bigint)');
-  t.equal((withBody!.response!.json as { status?: unknown }).status, '400');
+  t.equal(typeof (withBody!.response!.json as { status?: unknown }).status, 'number', 'a JSON integer is written as a number');
+  t.equal((withBody!.response!.json as { status?: unknown }).status, 400);
+  t.notMatch(stdout, /"status": "\d+"/, 'no integer of a body is written as a string');
   t.notOk(stdout.includes(KEY), 'no key');
   t.match(
     JSON.stringify(result.failures.map((f) => f.request!.headers['authorization'])),
@@ -455,4 +458,14 @@ t.test("a one-character key is removed from the data of every report, never from
   t.match(human.stdout, /\nFAIL: \d+ passed, \d+ failed(, \d+ (advisory|skipped|not run))*\n$/, 'the human report ends with its verdict');
   for (const c of result.checks) t.ok(human.stdout.includes(`${c.operationId}: ${c.title}`), `the human report names ${c.id} as it is`);
   t.match(human.stdout, /replay: curl .*\$PETSTORE_API_KEY/, 'the replay line reads the key from the environment');
+});
+
+t.test('--reporter json writes an int64 beyond 2^53 with every digit, as a JSON number', async (t) => {
+  const result = {
+    ok: false,
+    failures: [{ response: { json: { id: 9007199254740993n, categoryId: -9223372036854775808n } } }],
+  } as unknown as Parameters<typeof renderJson>[0];
+  const text = renderJson(result, 'some-key-123');
+  t.match(text, /"id": 9007199254740993,/);
+  t.match(text, /"categoryId": -9223372036854775808\n/);
 });

@@ -58,7 +58,7 @@ t.test('an openapi-fetch client sending only what the interface promises produce
     baseUrl: s.url,
     headers: { Authorization: `Bearer ${s.key}` },
     // int64 written as its digits (Node 20 has no JSON.rawJSON).
-    bodySerializer: (body) => stringifyJson(body as JsonValue),
+    bodySerializer: (body) => stringifyJson(body as unknown as JsonValue),
   });
   const created = await client.POST('/pets', {
     body: { name: 'Rex', categoryId: 9007199254740993n, status: 'available' } as unknown as NewPet,
