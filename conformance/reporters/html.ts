@@ -25,7 +25,7 @@ h1 { font-size: 1.4rem; margin: 0 0 .25rem; } h2 { font-size: 1.15rem; margin: 2
 .counts li { border: 1px solid var(--line); border-radius: .3rem; padding: .25rem .6rem; }
 .counts b { font-size: 1.2rem; }
 .meta { color: var(--muted); overflow-wrap: anywhere; }
-.failure { border-left: 4px solid var(--fail); padding: .25rem .75rem; margin: 1rem 0; }
+.failure, .cause { border-left: 4px solid var(--fail); padding: .25rem .75rem; margin: 1rem 0; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #8881; padding: .5rem; border-radius: .3rem; margin: .25rem 0; font-size: .85rem; }
 table { border-collapse: collapse; width: 100%; } td, th { text-align: left; vertical-align: top; padding: .3rem .4rem; border-bottom: 1px solid var(--line); }
 .status-failed { color: var(--fail); font-weight: 700; } .status-passed { color: var(--pass); } .status-advisory { color: var(--warn); }
@@ -70,7 +70,7 @@ function causesSection(result: ConformanceResult): string {
   if (result.causes.length === 0) return '';
   const items = result.causes.map(
     (c) =>
-      `<section class="failure" id="${escapeHtml(c.id)}"><h3>${escapeHtml(c.summary)}</h3><p>Explains ${c.failures} failure${c.failures === 1 ? '' : 's'} of ${c.checkIds.map((id) => `<code>${escapeHtml(id)}</code>`).join(', ')}.</p><pre>${escapeHtml(cut(c.evidence, 2000))}</pre></section>`,
+      `<section class="cause" id="${escapeHtml(c.id)}"><h3>${escapeHtml(c.summary)}</h3><p>Explains ${c.failures} failure${c.failures === 1 ? '' : 's'} of ${c.checkIds.map((id) => `<code>${escapeHtml(id)}</code>`).join(', ')}.</p><pre>${escapeHtml(cut(c.evidence, 2000))}</pre></section>`,
   );
   return `<h2 id="causes">Causes (${result.causes.length})</h2>\n${items.join('\n')}`;
 }
