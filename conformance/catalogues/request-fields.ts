@@ -91,6 +91,7 @@ export const QUERY_FORMS: readonly QueryEntry[] = [
     keyElsewhere: true,
     open: 'RFC 6750 §2.3 lets a resource server take a bearer token from access_token (MAY; SHOULD NOT unless the header is impossible)',
   },
+  { query: () => 'callback=conformCallback', actedOnBy: 'JSONP middleware (a script tag reads it from any origin)' },
   { query: () => '_method=DELETE', actedOnBy: 'Rails, Laravel, express method-override (query)' },
   { query: () => '_method=PUT', actedOnBy: 'Rails, Laravel' },
 ];

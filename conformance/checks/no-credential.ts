@@ -288,6 +288,20 @@ async function sendAttempt(c: CheckContext, attempt: Attempt, witnesses: readonl
   const response = await c.client.send('invariants', request);
   const sent = { request, response };
   const served = servedWithoutKey(attempt, response, witnesses);
+  // RFC 9110 §9.3.8 lets TRACE echo the request; OWASP API8:2023 counts it enabled on an API as a misconfiguration.
+  if (attempt.method === 'TRACE' && response.status >= 200 && response.status < 300)
+    c.unspecified(
+      {
+        decision: 'trace-enabled',
+        family: 'invariants',
+        operationId: '*',
+        seed: 'RFC 9110 §9.3.8: TRACE is optional; OWASP API8:2023: unneeded methods are disabled',
+        observed: `TRACE ${request.path} was answered ${response.status}`,
+        referenceBehaviour: '405 method_not_allowed (with Allow)',
+        ...sent,
+      },
+      false,
+    );
   if (served === undefined) return sent;
   const query = attempt.query >= 0 ? QUERY_FORMS[attempt.query]! : undefined;
   if (query?.open && attempt.fields.length === 0) {
