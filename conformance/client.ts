@@ -6,10 +6,11 @@
  * and a write budget. Every exchange is handed to observers (the `responses`
  * family validates each one) and counted.
  */
-import { Agent, errors as undiciErrors } from 'undici';
+import { type Dispatcher, errors as undiciErrors } from 'undici';
 import type { JsonValue } from '../spec/json/index.js';
 import { readBody, type RepeatedName } from './body.js';
 import { sendRaw, type RawAnswer } from './raw.js';
+import { createTransport, tlsConnectOptions, type TransportOptions } from './transport.js';
 
 export interface WireRequest {
   readonly method: string;
@@ -71,6 +72,10 @@ export interface ClientOptions {
   maxResponseBytes: number;
   /** Methods that change state; counted against maxWrites. */
   writeMethods?: readonly string[];
+  /** Fields sent on every request (a gateway's own key): a field the request sets itself keeps its value. */
+  headers?: Readonly<Record<string, string>>;
+  /** The proxy (from the environment) and TLS settings. */
+  transport?: TransportOptions;
 }
 
 /** The target could not be talked to at all: reported with exit code 2. */
@@ -99,6 +104,10 @@ export interface Client {
   readonly baseUrl: string;
   /** `Bearer <key>`: the credential the target must accept. */
   readonly authorization: string;
+  /** The fields --header adds to every request, by lower-case name. */
+  readonly extraHeaders: Readonly<Record<string, string>>;
+  /** The proxy requests go through (credentials left out), when there is one. */
+  readonly proxy?: string;
   send(family: string, request: WireRequest): Promise<WireResponse>;
   /** Sends `request.raw` as it is, on a new connection: `closed`, the server closed it after answering; `more`, it answered again. */
   sendRaw(family: string, request: WireRequest & { raw: string }): Promise<RawAnswer>;
@@ -117,13 +126,13 @@ export function createClient(options: ClientOptions): Client {
   const origin = new URL(options.baseUrl);
   // Requests go to the agent with the origin and path apart, so no URL is parsed per request.
   const basePath = joinUrl(origin.pathname + origin.search, '');
-  const agent = new Agent({
-    connections: options.concurrency,
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
-    connectTimeout: options.timeoutMs,
-    pipelining: 1,
-  });
+  const { dispatcher: agent, proxy } = createTransport(
+    origin,
+    { connections: options.concurrency, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, connectTimeout: options.timeoutMs, pipelining: 1 },
+    options.transport,
+  );
+  const extraHeaders = Object.fromEntries(Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  const rawTls = tlsConnectOptions(options.transport?.tls);
   const observers: Observer[] = [];
   const writeMethods = new Set(options.writeMethods ?? ['POST', 'PUT', 'PATCH', 'DELETE']);
   let requests = 0;
@@ -159,7 +168,14 @@ export function createClient(options: ClientOptions): Client {
     try {
       let answer: DispatchedAnswer;
       try {
-        answer = await roundTrip(agent, origin.origin, request.fromOrigin ? request.path : basePath + request.path, request, options.maxResponseBytes);
+        const headers = withExtraHeaders(request.headers, extraHeaders);
+        answer = await roundTrip(
+          agent,
+          origin.origin,
+          request.fromOrigin ? request.path : basePath + request.path,
+          { ...request, headers },
+          options.maxResponseBytes,
+        );
       } catch (error) {
         if (error instanceof TooLarge) throw new TransportError(`the response body is larger than ${options.maxResponseBytes} bytes`, request);
         throw new TransportError(describeTransportError(error, options.timeoutMs), request);
@@ -195,9 +211,12 @@ export function createClient(options: ClientOptions): Client {
     await acquire();
     requests++;
     try {
-      const answer = await sendRaw({ origin, timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes }, request.raw).catch((error: Error) => {
-        throw new TransportError(error.message, request);
-      });
+      const raw = withExtraHeaderLines(request.raw, extraHeaders);
+      const answer = await sendRaw({ origin, timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, tls: rawTls }, raw).catch(
+        (error: Error) => {
+          throw new TransportError(error.message, request);
+        },
+      );
       for (const observer of observers) observer({ request, response: answer.response, family });
       return answer;
     } finally {
@@ -208,6 +227,8 @@ export function createClient(options: ClientOptions): Client {
   return {
     baseUrl: joinUrl(origin.href, ''),
     authorization: `Bearer ${options.apiKey}`,
+    extraHeaders,
+    ...(proxy ? { proxy } : {}),
     send,
     sendRaw: sendRawRequest,
     writesLeft: () => options.maxWrites - writes,
@@ -249,7 +270,7 @@ function createGate(concurrency: number, rate: number): { acquire(): Promise<voi
  * more than the judging does. Reading stops as soon as the body passes
  * maxResponseBytes (the rest is not read).
  */
-function roundTrip(agent: Agent, origin: string, path: string, request: WireRequest, maxResponseBytes: number): Promise<DispatchedAnswer> {
+function roundTrip(agent: Dispatcher, origin: string, path: string, request: WireRequest, maxResponseBytes: number): Promise<DispatchedAnswer> {
   return new Promise((resolve, reject) => {
     let status = 0;
     let headers: Record<string, string> = {};
@@ -287,6 +308,27 @@ function roundTrip(agent: Agent, origin: string, path: string, request: WireRequ
       },
     );
   });
+}
+
+/** The request's fields, and each --header field it does not set itself. */
+export function withExtraHeaders(
+  headers: WireRequest['headers'],
+  extra: Readonly<Record<string, string>>,
+): Readonly<Record<string, string | readonly string[]>> {
+  const names = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+  const missing = Object.entries(extra).filter(([name]) => !names.has(name));
+  return missing.length === 0 ? headers : { ...headers, ...Object.fromEntries(missing) };
+}
+
+/** A raw request with each --header field it lacks written after its request line. */
+function withExtraHeaderLines(raw: string, extra: Readonly<Record<string, string>>): string {
+  const end = raw.indexOf('\r\n');
+  if (end === -1) return raw;
+  const head = raw.slice(0, raw.indexOf('\r\n\r\n') === -1 ? raw.length : raw.indexOf('\r\n\r\n')).toLowerCase();
+  const lines = Object.entries(extra)
+    .filter(([name]) => !head.includes(`\r\n${name}:`))
+    .map(([name, value]) => `${name}: ${value}\r\n`);
+  return raw.slice(0, end + 2) + lines.join('') + raw.slice(end + 2);
 }
 
 const MAX_RATE_LIMIT_RETRIES = 10;

@@ -17,4 +17,5 @@ export const defaultRunOptions = {
   timeBudgetMs: 600_000,
   namePrefix: 'conform-',
   maxResponseBytes: 8 * 1024 * 1024,
+  settleMs: 5000,
 } satisfies Partial<RunOptions>;

@@ -59,9 +59,29 @@ export function keyForms(apiKey: string): KeyForm[] {
   return [{ text: apiKey, shell: `"${v}"`, shown: v }, ...derived].sort((a, b) => b.text.length - a.text.length);
 }
 
-/** Splits `text` into literal pieces and key forms, in order. */
-export function splitKeyForms(text: string, apiKey: string): (string | KeyForm)[] {
-  const forms = keyForms(apiKey);
+/**
+ * What a report must not show: the API key, or the key and the other secrets
+ * the run sent (the values of --header), each with the environment variable
+ * a replay reads it from.
+ */
+export type Secrets = string | { readonly apiKey: string; readonly others: readonly Secret[] };
+
+export interface Secret {
+  readonly text: string;
+  /** The environment variable a replay reads it from. */
+  readonly variable: string;
+}
+
+/** Every form of every secret, longest first. */
+export function secretForms(secrets: Secrets): KeyForm[] {
+  if (typeof secrets === 'string') return keyForms(secrets);
+  const others = secrets.others.filter((s) => s.text !== '').map((s): KeyForm => ({ text: s.text, shell: `"$${s.variable}"`, shown: `$${s.variable}` }));
+  return [...keyForms(secrets.apiKey), ...others].sort((a, b) => b.text.length - a.text.length);
+}
+
+/** Splits `text` into literal pieces and the forms of each secret, in order. */
+export function splitKeyForms(text: string, secrets: Secrets): (string | KeyForm)[] {
+  const forms = secretForms(secrets);
   if (forms.length === 0) return [text];
   const pattern = new RegExp(forms.map((f) => f.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
   const out: (string | KeyForm)[] = [];

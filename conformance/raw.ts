@@ -7,7 +7,7 @@
  * whether the server closed the connection after it is recorded.
  */
 import { connect as connectTcp, type Socket } from 'node:net';
-import { connect as connectTls } from 'node:tls';
+import { type ConnectionOptions, connect as connectTls } from 'node:tls';
 import { type ReadBody, readBody } from './body.js';
 
 /** An answer as the client records every answer (client.ts's WireResponse has this shape). */
@@ -23,6 +23,8 @@ export interface RawAnswer {
 
 export interface RawTarget {
   readonly origin: URL;
+  /** The run's CA, client certificate and verification setting, for an https target. */
+  readonly tls?: ConnectionOptions;
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
 }
@@ -37,7 +39,7 @@ export function sendRaw(target: RawTarget, bytes: string): Promise<RawAnswer> {
     const host = hostname.replace(/^\[|\]$/g, '');
     const socket: Socket =
       protocol === 'https:'
-        ? connectTls({ host, port: Number(port || 443), servername: host.match(/^[\d.]+$|:/) ? undefined : host })
+        ? connectTls({ ...target.tls, host, port: Number(port || 443), servername: host.match(/^[\d.]+$|:/) ? undefined : host })
         : connectTcp({ host, port: Number(port || 80) });
     let received = Buffer.alloc(0);
     let done = false;

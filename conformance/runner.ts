@@ -10,10 +10,11 @@ import { CHECK_BUILDERS } from './checks/index.js';
 import { createResponseJudge } from './checks/responses.js';
 import { listOperation } from './checks/shared.js';
 import { type Client, createClient, joinUrl, TargetUnreachableError, TransportError, type WireRequest, type WireResponse } from './client.js';
-import { Knowledge } from './knowledge.js';
+import { Knowledge, type CreatedPet } from './knowledge.js';
 import { runPool } from './pool.js';
 import { createCoverage } from './coverage.js';
 import { diagnose, sentIntegers } from './causes.js';
+import { createSettler, type Settler } from './settle.js';
 import { createOracle } from './oracle.js';
 import { defaultRunOptions } from './defaults.js';
 import { countOutcomes } from './outcomes.js';
@@ -25,6 +26,7 @@ import {
   type CheckContext,
   type CheckOutcome,
   type ConformanceResult,
+  type ConnectionFacts,
   type Failure,
   type RunOptions,
 } from './types.js';
@@ -56,6 +58,8 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
     rate: options.rate,
     maxWrites: options.readOnly ? 0 : options.maxWrites,
     maxResponseBytes: options.maxResponseBytes,
+    ...(options.headers ? { headers: options.headers } : {}),
+    transport: { ...(options.tls ? { tls: options.tls } : {}), ...(options.env ? { env: options.env } : {}) },
   });
   // Prism (the oracle) is started only when the responses family will use it.
   const judging = options.families.includes('responses') && (options.checkIds.length === 0 || options.checkIds.some((id) => id.startsWith('responses')));
@@ -69,7 +73,8 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   if (judge) client.observe(judge.observe);
 
   const advisories = new Map<string, Advisory>();
-  const ctx = runContext({ client, knowledge, options, operations, cover: coverage.cover, advisories, deadline });
+  const settler = createSettler(options.settleMs);
+  const ctx = runContext({ client, knowledge, options, operations, cover: coverage.cover, advisories, deadline, settler });
 
   try {
     await preflight(ctx);
@@ -111,6 +116,20 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
         referenceBehaviour: "no rate limit; lower --rate or --concurrency to stay under the target's",
       });
     }
+    // Reads that waited for the run's writes: allowed within the window (the seed promises no timing), and
+    // reported. Not a failure under --strict either: --settle 0 is how a run demands read-your-writes.
+    const lags = settler.summary();
+    for (const lag of lags) {
+      const advisory: Advisory = {
+        decision: 'read-after-write',
+        family: 'state',
+        operationId: lag.operationId,
+        seed: '§4 (when a created pet becomes visible to reads is not shown)',
+        observed: `${lag.waited} read${lag.waited === 1 ? '' : 's'} of ${lag.operationId} showed a pet this run created only after waiting: median ${Math.round(lag.medianMs)} ms, worst ${Math.round(lag.worstMs)} ms after its 201 (within the settle window of ${options.settleMs / 1000} s)`,
+        referenceBehaviour: 'read-your-writes: a created pet is in the very next list and getPet',
+      };
+      advisories.set(`read-after-write ${lag.operationId}`, advisory);
+    }
     const targetDate = knowledge.targetDate();
     return {
       ok: failures.length === 0,
@@ -129,6 +148,7 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
       causes,
       advisories: [...advisories.values()],
       ...(targetDate ? { targetDate } : {}),
+      ...connectionFacts(client, options),
       coverage: coverage.snapshot(),
     };
   } finally {
@@ -149,23 +169,30 @@ function runContext(run: {
   cover: CheckContext['cover'];
   advisories: Map<string, Advisory>;
   deadline: number;
+  settler: Settler;
 }): CheckContext {
-  const { client, knowledge, options, advisories, deadline } = run;
+  const { client, knowledge, options, advisories, deadline, settler } = run;
+  const createdId = createdPetReader(run.operations, knowledge);
   return {
     client,
     knowledge,
     options,
     operations: run.operations,
     async send(family, { auth, headers, ...rest }) {
-      const all: Record<string, string> = { accept: 'application/json' };
+      // The --header fields come first, so a check that sets one of them itself is sent as it says (the client adds the rest).
+      const all: Record<string, string> = { ...client.extraHeaders, accept: 'application/json' };
       const credential = auth === undefined ? client.authorization : auth;
       if (credential !== null) all['authorization'] = credential;
       if (rest.body !== undefined) all['content-type'] = 'application/json';
       Object.assign(all, headers);
       const request = { ...rest, headers: all };
-      const response = await client.send(family, request);
-      return { request, response };
+      const read = async () => ({ request, response: await client.send(family, request) });
+      // A pet this run created may not be readable yet (a replica behind): its 404 is read again within the settle window.
+      const created = credential === client.authorization && !request.offSpec ? createdId(request) : undefined;
+      if (created === undefined) return read();
+      return settler.readAfterWrite(read, (sent) => sent.response.status !== 404, created.confirmedAt);
     },
+    readAfterWrite: settler.readAfterWrite,
     cover: run.cover,
     unspecified(advisory, conforms) {
       if (conforms) return;
@@ -202,15 +229,25 @@ async function preflight(ctx: CheckContext): Promise<void> {
   try {
     const sent = await ctx.send('responses', { method: list.method, path: list.path, operationId: list.operationId });
     const { response } = sent;
+    const url = joinUrl(ctx.options.baseUrl, list.path);
+    const redirect = redirectDiagnosis(response, url, list.path);
+    if (redirect) throw new TargetUnreachableError(redirect);
     if (response.status === 401 || response.status === 403) {
-      throw new TargetUnreachableError(`the target refuses the API key (${response.status} on ${list.method} ${list.path}); check --api-key`);
+      // The interface refuses with its own Error body; anything else came from something in front of it.
+      if (errorBodyProblem(response) === undefined)
+        throw new TargetUnreachableError(`the target refuses the API key (${response.status} on ${list.method} ${list.path}); check --api-key`);
+      throw new TargetUnreachableError(
+        `${list.method} ${url} answered ${describeAnswer(response)}, which is not the interface's Error body: ` +
+          `a gateway or access proxy in front of it refused the request${ctx.client.proxy ? ` (or the proxy ${ctx.client.proxy})` : ''}; ` +
+          `if it needs a field of its own, give it with --header 'Name: value'${response.status === 401 ? ', else check --api-key' : ''}`,
+      );
     }
     // The interface may be there with a broken list: a 401 with an Error body to no key says it is, and the checks judge the rest.
     const problem = notThisInterface(response);
     const seen = problem !== undefined && !(await refusesWithoutKey(ctx, list)) ? problem : undefined;
     if (seen)
       throw new TargetUnreachableError(
-        `${ctx.options.baseUrl} does not serve this interface: ${list.method} ${joinUrl(ctx.options.baseUrl, list.path)} answered ${seen}${await likelyFix(ctx, list.path)}`,
+        `${ctx.options.baseUrl} does not serve this interface: ${list.method} ${url} answered ${seen}${await likelyFix(ctx, list.path)}`,
       );
   } catch (error) {
     if (error instanceof TransportError) {
@@ -218,6 +255,48 @@ async function preflight(ctx: CheckContext): Promise<void> {
     }
     throw error;
   }
+}
+
+/** How the target was reached, for every report: only what differs from a direct connection with default TLS. */
+function connectionFacts(client: Client, options: RunOptions): { connection?: ConnectionFacts } {
+  const names = Object.keys(options.headers ?? {});
+  const facts: ConnectionFacts = {
+    ...(client.proxy ? { proxy: client.proxy } : {}),
+    ...(options.tls?.insecure ? { insecure: true } : {}),
+    ...(options.tls?.ca ? { extraCa: true } : {}),
+    ...(options.tls?.cert ? { clientCertificate: true } : {}),
+    ...(names.length ? { headers: names } : {}),
+  };
+  return Object.keys(facts).length ? { connection: facts } : {};
+}
+
+/**
+ * A redirect from the base URL (http to https, a moved host): the suite never
+ * follows one, so it names the base URL to give instead.
+ */
+function redirectDiagnosis(response: WireResponse, url: string, listPath: string): string | undefined {
+  const location = response.headers['location'];
+  if (response.status < 300 || response.status > 399 || !location) return undefined;
+  let target: URL;
+  try {
+    target = new URL(location, url);
+  } catch {
+    return `${url} answered ${response.status} with Location: ${location}, which is not a URI; the suite follows no redirect`;
+  }
+  const path = target.pathname.replace(/\/+$/, '');
+  const base = path.endsWith(listPath) ? target.origin + path.slice(0, -listPath.length) : undefined;
+  return (
+    `${url} answered ${response.status} with Location: ${target.href}; the suite follows no redirect (the key would travel with it), so ` +
+    (base ? `give --base-url ${base}` : `give the base URL that serves the interface at the redirect's target`)
+  );
+}
+
+/** An answer in one line: status, Content-Type, the first line of its body. */
+function describeAnswer(response: WireResponse): string {
+  const type = response.headers['content-type'] ?? 'no Content-Type';
+  const line = response.text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
+  const first = line.trim().length > 120 ? `${line.trim().slice(0, 117)}...` : line.trim();
+  return `${response.status} (${type})${first ? `: ${JSON.stringify(first)}` : ' with an empty body'}`;
 }
 
 /** Whether the list, asked without a key, is refused with 401 and an Error body: the interface's own answer. */
@@ -249,6 +328,19 @@ async function likelyFix(ctx: CheckContext, listPath: string): Promise<string> {
     // Nothing better to suggest.
   }
   return '; a base URL ends in the version prefix (…/v1)';
+}
+
+/** The pet of this run that a getPet request names, if it names one. */
+function createdPetReader(operations: readonly OperationDescriptor[], knowledge: Knowledge): (request: WireRequest) => CreatedPet | undefined {
+  const get = operations.find((op) => op.method === 'GET' && op.path.includes('{') && op.responses.some((r) => r.status === 200));
+  if (!get) return () => undefined;
+  const [before, after] = get.path.split(/\{[^}]+\}/) as [string, string];
+  return (request) => {
+    if (request.method !== get.method || request.operationId !== get.operationId || !request.path.startsWith(before)) return undefined;
+    const rest = request.path.slice(before.length);
+    const id = after === '' ? rest : rest.endsWith(after) ? rest.slice(0, -after.length) : undefined;
+    return id !== undefined && /^-?\d+$/.test(id) ? knowledge.get(id) : undefined;
+  };
 }
 
 async function runOne(ctx: CheckContext, check: Check): Promise<CheckOutcome & { extraFailures?: readonly Failure[] }> {

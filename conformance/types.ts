@@ -6,6 +6,7 @@ import type { OperationDescriptor } from '../spec/operations.js';
 import type { Client, Exchange, WireRequest, WireResponse } from './client.js';
 import type { Coverage } from './coverage.js';
 import type { Knowledge } from './knowledge.js';
+import type { TlsOptions } from './transport.js';
 
 /**
  * The families of checks, each declared once, here: its id and what it
@@ -189,10 +190,37 @@ export interface RunOptions {
   timeBudgetMs: number;
   namePrefix: string;
   maxResponseBytes: number;
+  /**
+   * How long a write may take to become visible to reads (a list served from
+   * a search index, a getPet from a replica): a read that misses a pet this
+   * run created is sent again until it shows it or this window, counted from
+   * the 201, ends. 0 demands read-your-writes.
+   */
+  settleMs: number;
+  /** Fields sent on every request (`--header`): a gateway's or an access proxy's own credentials. */
+  headers?: Readonly<Record<string, string>>;
+  /** An extra CA, a client certificate, or no verification (`--ca`, `--cert`/`--key`, `--insecure`). */
+  tls?: TlsOptions;
+  /** Where the proxy settings are read from (HTTP_PROXY, HTTPS_PROXY, NO_PROXY…); process.env by default. */
+  env?: Readonly<Record<string, string | undefined>>;
   onProgress?: (event: ProgressEvent) => void;
 }
 
 export type ProgressEvent = { type: 'check-start'; check: string; family: Family } | { type: 'check-end'; outcome: CheckOutcome; requests: number };
+
+/** What a report says about how the run reached its target (never a secret: header names only). */
+export interface ConnectionFacts {
+  /** The proxy every request went through, without its credentials. */
+  readonly proxy?: string;
+  /** Certificates were not verified (--insecure). */
+  readonly insecure?: boolean;
+  /** An extra CA was trusted (--ca). */
+  readonly extraCa?: boolean;
+  /** A client certificate was presented (--cert, --key). */
+  readonly clientCertificate?: boolean;
+  /** The names of the fields --header added to every request. */
+  readonly headers?: readonly string[];
+}
 
 export interface ConformanceResult {
   /** True when no requirement failed. */
@@ -217,6 +245,8 @@ export interface ConformanceResult {
   readonly advisories: readonly Advisory[];
   /** The target's clock as read from its Date header, when it sent one. */
   readonly targetDate?: string;
+  /** How the target was reached, when not directly with default TLS: every report says so. */
+  readonly connection?: ConnectionFacts;
   /** What the run actually covered, per operation (coverage.ts). */
   readonly coverage: Coverage;
 }
@@ -245,6 +275,17 @@ export interface CheckContext {
   targetNow(): number;
   /** Milliseconds left in the overall time budget. */
   timeLeft(): number;
+  /**
+   * Sends `read` again, after a growing pause, until `visible` says its
+   * answer shows what the run wrote at `writtenAt` (performance.now() of the
+   * 201), or the settle window since then ends: the last answer either way.
+   * A read that had to wait is counted for the run's lag advisory.
+   */
+  readAfterWrite(
+    read: () => Promise<{ request: WireRequest; response: WireResponse }>,
+    visible: (sent: { request: WireRequest; response: WireResponse }) => boolean,
+    writtenAt: number,
+  ): Promise<{ request: WireRequest; response: WireResponse }>;
 }
 
 export interface Check {

@@ -32,6 +32,11 @@ export function httpChecks(ctx: CheckContext): Check[] {
   ];
 }
 
+/** Raw messages test the target's own HTTP parser: through a proxy they would test the proxy's. */
+function directOnly(c: CheckContext): void {
+  if (c.client.proxy) throw new NothingToExercise(`the run goes through the proxy ${c.client.proxy}; these messages need a direct connection to the target`);
+}
+
 /** The origin's host, the base path and the credential, for requests written by hand. */
 function rawParts(c: CheckContext): { host: string; basePath: string } {
   const url = new URL(c.options.baseUrl);
@@ -120,6 +125,7 @@ function messageCheck(op: OperationDescriptor): Check {
     examples: () => MESSAGE_CASES.map((_, i) => i),
     runs: () => MESSAGE_CASES.length,
     async predicate(c, index) {
+      directOnly(c);
       const message = MESSAGE_CASES[index]!;
       const body = sampleValidBody(op, c.options.namePrefix, c.options.seed + index);
       const { host, basePath } = rawParts(c);
@@ -273,6 +279,7 @@ function readCheck(op: OperationDescriptor): Check {
     examples: () => READ_CASES.map((_, i) => i),
     runs: () => READ_CASES.length,
     async predicate(c, index) {
+      directOnly(c);
       const item = READ_CASES[index]!;
       const { host, basePath } = rawParts(c);
       const raw = head(item.lines({ host, path: basePath + op.path, authorization: c.client.authorization }));

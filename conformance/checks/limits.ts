@@ -13,7 +13,7 @@ import { expectErrorBody, expectStatus, propertyCheck } from '../check.js';
 import { WriteBudgetExhausted } from '../client.js';
 import { runPool } from '../pool.js';
 import { Violation, type Check, type CheckContext, type Family } from '../types.js';
-import { checkPage } from './page.js';
+import { readPage } from './page.js';
 import { createOperation, createPet, filterParameters, listOperation, pageSizeParameter } from './shared.js';
 
 const SECTION = '§4.1 List animals, §8 Limits';
@@ -64,10 +64,8 @@ export function limitsChecks(ctx: CheckContext): Check[] {
   async function page(c: CheckContext, limit: bigint | undefined, filter: Record<string, string>) {
     await ensurePopulation(c, 'limits', op!, max);
     const query = { ...(limit === undefined ? {} : { [size!.name]: String(limit) }), ...filter };
-    const sentAt = performance.now();
-    const sent = await c.send('limits', { method: 'GET', path: op!.path + queryString(query), operationId: op!.operationId });
-    expectStatus(sent, [200], `listing with ${JSON.stringify(query)}`);
-    checkPage(c, sent, { limit: limit ?? fallback, filters: filter, sentAt });
+    const request = { method: 'GET', path: op!.path + queryString(query), operationId: op!.operationId };
+    await readPage(c, 'limits', request, { limit: limit ?? fallback, filters: filter }, `listing with ${JSON.stringify(query)}`);
   }
 
   return [

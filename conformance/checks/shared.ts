@@ -101,10 +101,21 @@ export async function createPet(
   return { pet, sent };
 }
 
-/** An id the target has: one this run created, else one it lists, else a new one if writes are allowed. */
+const readable = new WeakMap<object, Promise<void>>();
+
+/**
+ * An id the target has: one this run created, else one it lists, else a new
+ * one if writes are allowed. A pet this run created is first read once with
+ * the key (within the settle window, as every read of a created pet is), so
+ * checks that then ask for it in other spellings do not meet a replica that
+ * has not caught up yet.
+ */
 export async function someExistingId(c: CheckContext, family: Family): Promise<string | undefined> {
   const known = c.knowledge.all()[0];
-  if (known) return known.id;
+  if (known) {
+    await settledRead(c, family, known.id);
+    return known.id;
+  }
   const list = listOperation(c);
   if (list) {
     const sent = await c.send(family, { method: 'GET', path: list.path, operationId: list.operationId });
@@ -114,5 +125,21 @@ export async function someExistingId(c: CheckContext, family: Family): Promise<s
   const create = createOperation(c);
   if (!create || c.options.readOnly) return undefined;
   const { pet } = await createPet(c, family, sampleValidBody(create, c.options.namePrefix, c.options.seed), 'setup');
-  return idOf(pet);
+  const id = idOf(pet);
+  if (id !== undefined) await settledRead(c, family, id);
+  return id;
+}
+
+/** One canonical getPet of a created pet per run: the run's send reads it again until it is served or the window ends. */
+function settledRead(c: CheckContext, family: Family, id: string): Promise<void> {
+  const op = getOperation(c);
+  const param = op?.parameters.find((p) => p.in === 'path');
+  if (!op || !param) return Promise.resolve();
+  let pending = readable.get(c.knowledge.get(id) ?? {});
+  if (!pending) {
+    pending = c.send(family, { method: op.method, path: fillPath(op.path, { [param.name]: id }), operationId: op.operationId }).then(() => undefined);
+    const known = c.knowledge.get(id);
+    if (known) readable.set(known, pending);
+  }
+  return pending;
 }

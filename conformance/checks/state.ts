@@ -12,7 +12,7 @@ import { expectErrorBody, expectStatus, propertyCheck } from '../check.js';
 import type { JsonObject } from '../../spec/json/index.js';
 import { describeValue, differingField, echoProblem } from '../knowledge.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
-import { checkPage } from './page.js';
+import { readPage } from './page.js';
 import { createOperation, createPet, filterParameters, getOperation, listOperation, pageSizeParameter } from './shared.js';
 
 const SECTION = '§2 Resources, §4 Endpoints';
@@ -63,11 +63,9 @@ class ListCommand implements fc.AsyncCommand<Model, Real> {
     const op = listOperation(c)!;
     const size = pageSizeParameter(op);
     const query = { ...(this.limit === undefined || !size ? {} : { [size.name]: String(this.limit) }), ...this.filters };
-    const sentAt = performance.now();
-    const sent = await c.send('state', { method: 'GET', path: op.path + queryString(query), operationId: op.operationId });
-    expectStatus(sent, [200], `listing with ${JSON.stringify(query)}`);
     const fallback = size && typeof size.schema['default'] === 'number' ? BigInt(size.schema['default'] as number) : BigInt(Number.MAX_SAFE_INTEGER);
-    checkPage(c, sent, { limit: this.limit ?? fallback, filters: this.filters, sentAt });
+    const request = { method: 'GET', path: op.path + queryString(query), operationId: op.operationId };
+    await readPage(c, 'state', request, { limit: this.limit ?? fallback, filters: this.filters }, `listing with ${JSON.stringify(query)}`);
   }
   toString = () => `GET list ${JSON.stringify({ limit: this.limit?.toString(), ...this.filters })}`;
 }

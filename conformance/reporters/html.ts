@@ -6,6 +6,8 @@
  * rerun lines, the advisories, what was skipped or not run and why, every
  * check, and the coverage map. The key is removed as in every report.
  */
+import type { Secrets } from '../key-forms.js';
+import { describeConnection } from './connection.js';
 import type { Coverage } from '../coverage.js';
 import { describeCounts, verdictOf } from '../outcomes.js';
 import { cut } from '../show.js';
@@ -25,6 +27,7 @@ h1 { font-size: 1.4rem; margin: 0 0 .25rem; } h2 { font-size: 1.15rem; margin: 2
 .counts li { border: 1px solid var(--line); border-radius: .3rem; padding: .25rem .6rem; }
 .counts b { font-size: 1.2rem; }
 .meta { color: var(--muted); overflow-wrap: anywhere; }
+.connection { border-left: .25rem solid var(--muted); padding-left: .5rem; overflow-wrap: anywhere; } .connection.insecure { border-color: var(--fail); font-weight: 700; }
 .failure, .cause { border-left: 4px solid var(--fail); padding: .25rem .75rem; margin: 1rem 0; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #8881; padding: .5rem; border-radius: .3rem; margin: .25rem 0; font-size: .85rem; }
 table { border-collapse: collapse; width: 100%; } td, th { text-align: left; vertical-align: top; padding: .3rem .4rem; border-bottom: 1px solid var(--line); }
@@ -35,16 +38,21 @@ table { border-collapse: collapse; width: 100%; } td, th { text-align: left; ver
 @media (max-width: 40rem) { body { font-size: 14px; padding: .5rem; } td, th { padding: .25rem; } .hide-narrow { display: none; } }
 `;
 
-export function renderHtml(original: ConformanceResult, apiKey: string): string {
-  const result = redactDeep(original, apiKey);
+export function renderHtml(original: ConformanceResult, secrets: Secrets): string {
+  const result = redactDeep(original, secrets);
   const verdict = verdictOf(result);
   const body = [
     `<h1>petstore conform <span class="verdict ${verdict.split(' ')[0]}">${verdict}</span></h1>`,
     `<p class="meta">${escapeHtml(result.target)} · seed ${result.seed}${result.strict ? ' · --strict' : ''} · ${result.requests} requests (${result.writes} writes) in ${(result.durationMs / 1000).toFixed(1)} s · started ${escapeHtml(result.startedAt)}${result.targetDate ? ` · target clock ${escapeHtml(result.targetDate)}` : ''}</p>`,
+    ...(describeConnection(result.connection)
+      ? [
+          `<p class="connection${result.connection?.insecure ? ' insecure' : ''}" id="connection">Reached ${escapeHtml(describeConnection(result.connection)!)}</p>`,
+        ]
+      : []),
     `<ul class="counts" id="counts">${CHECK_STATUSES.map((s) => `<li class="status-${s.replace(' ', '-')}" data-status="${s}"><b>${result.counts[s]}</b> ${s}</li>`).join('')}</ul>`,
     `<p>${escapeHtml(describeCounts(result.counts))}</p>`,
     causesSection(result),
-    failuresSection(result, original, apiKey),
+    failuresSection(result, original, secrets),
     advisoriesSection(result),
     setAsideSection(result.checks),
     checksSection(result.checks),
@@ -75,14 +83,14 @@ function causesSection(result: ConformanceResult): string {
   return `<h2 id="causes">Causes (${result.causes.length})</h2>\n${items.join('\n')}`;
 }
 
-function failuresSection(result: ConformanceResult, original: ConformanceResult, apiKey: string): string {
+function failuresSection(result: ConformanceResult, original: ConformanceResult, secrets: Secrets): string {
   if (result.failures.length === 0) return '<h2 id="failures">Failures</h2><p>None.</p>';
-  const items = result.failures.map((f, i) => failureBlock(f, original.failures[i] as Failure, i + 1, result, original.target, apiKey));
+  const items = result.failures.map((f, i) => failureBlock(f, original.failures[i] as Failure, i + 1, result, original.target, secrets));
   return `<h2 id="failures">Failures (${result.failures.length})</h2>\n${items.join('\n')}`;
 }
 
 /** `failure` is redacted; the replay line is built from the original request, the key read from the environment. */
-function failureBlock(failure: Failure, original: Failure, index: number, result: ConformanceResult, target: string, apiKey: string): string {
+function failureBlock(failure: Failure, original: Failure, index: number, result: ConformanceResult, target: string, secrets: Secrets): string {
   const parts = [
     `<section class="failure" data-check="${escapeHtml(failure.checkId)}">`,
     `<h3>${index}) [${escapeHtml(failure.family)}] ${escapeHtml(failure.operationId)}: ${escapeHtml(failure.message)}${failure.occurrences && failure.occurrences > 1 ? ` (seen ${failure.occurrences} times)` : ''}${failure.cause ? ` <a href="#${escapeHtml(failure.cause)}">[${escapeHtml(failure.cause)}]</a>` : ''}</h3>`,
@@ -101,7 +109,7 @@ function failureBlock(failure: Failure, original: Failure, index: number, result
       `<p><b>Response</b></p><pre>${escapeHtml([String(failure.response.status), ...headers, '', failure.response.text === '' ? '(empty body)' : cut(failure.response.text, 4000)].join('\n'))}</pre>`,
     );
   }
-  if (original.request) parts.push(`<p><b>Replay</b></p><pre class="replay">${escapeHtml(curlCommand(target, original.request, apiKey))}</pre>`);
+  if (original.request) parts.push(`<p><b>Replay</b></p><pre class="replay">${escapeHtml(curlCommand(target, original.request, secrets))}</pre>`);
   if (failure.seed !== undefined)
     parts.push(`<p><b>Rerun</b></p><pre class="rerun">${escapeHtml(rerunCommand(result.target, failure.checkId, failure.seed))}</pre>`);
   parts.push('</section>');

@@ -3,6 +3,8 @@
  * failure with its requirement, the minimal request, the response seen and
  * the command that replays it; then the advisories.
  */
+import type { Secrets } from '../key-forms.js';
+import { describeConnection } from './connection.js';
 import { countOutcomes, describeCounts, verdictOf } from '../outcomes.js';
 import { cut } from '../show.js';
 import type { Coverage } from '../coverage.js';
@@ -16,11 +18,13 @@ export interface RenderOptions {
   readonly coverage?: boolean;
 }
 
-export function renderHuman(original: ConformanceResult, apiKey: string, options: RenderOptions = {}): string {
-  const result = redactDeep(original, apiKey);
+export function renderHuman(original: ConformanceResult, secrets: Secrets, options: RenderOptions = {}): string {
+  const result = redactDeep(original, secrets);
   const lines: string[] = [];
   const push = (line = '') => lines.push(line);
   push(`petstore conform: ${result.target}`);
+  const connection = describeConnection(result.connection);
+  if (connection) push(`reached ${connection}`);
   push(
     `seed ${result.seed}${result.strict ? ', --strict' : ''}; ${result.requests} requests (${result.writes} writes) in ${(result.durationMs / 1000).toFixed(1)} s${result.validatorLoadMs > 0 ? ` (${(result.validatorLoadMs / 1000).toFixed(1)} s of it loading Prism)` : ''}${result.targetDate ? `; target clock ${result.targetDate}` : ''}`,
   );
@@ -48,7 +52,7 @@ export function renderHuman(original: ConformanceResult, apiKey: string, options
     push();
     push(`${result.failures.length} failure${result.failures.length === 1 ? '' : 's'}:`);
     result.failures.forEach((failure, index) => {
-      lines.push('', ...renderFailure(failure, original.failures[index] as Failure, index + 1, result, original.target, apiKey));
+      lines.push('', ...renderFailure(failure, original.failures[index] as Failure, index + 1, result, original.target, secrets));
     });
   }
   if (result.advisories.length) {
@@ -71,7 +75,7 @@ export function renderHuman(original: ConformanceResult, apiKey: string, options
 const MARKS: Record<CheckStatus, string> = { passed: '✓', failed: '✗', advisory: '!', skipped: '-', 'not run': '∅' };
 
 /** `failure` and `result` are redacted; the replay line is built from the original request and target, the key read from the environment. */
-function renderFailure(failure: Failure, original: Failure, index: number, result: ConformanceResult, target: string, apiKey: string): string[] {
+function renderFailure(failure: Failure, original: Failure, index: number, result: ConformanceResult, target: string, secrets: Secrets): string[] {
   const out = [
     `${index}) [${failure.family}] ${failure.operationId}: ${failure.message}${failure.occurrences && failure.occurrences > 1 ? ` (seen ${failure.occurrences} times)` : ''}${failure.cause ? ` [${failure.cause}]` : ''}`,
   ];
@@ -91,7 +95,7 @@ function renderFailure(failure: Failure, original: Failure, index: number, resul
     }
     out.push(`            body ${failure.response.text === '' ? '(empty)' : cut(failure.response.text, 600)}`);
   }
-  if (original.request) out.push(`   replay: ${curlCommand(target, original.request, apiKey)}`);
+  if (original.request) out.push(`   replay: ${curlCommand(target, original.request, secrets)}`);
   if (failure.seed !== undefined) out.push(`   rerun:  ${rerunCommand(result.target, failure.checkId, failure.seed)}`);
   return out;
 }

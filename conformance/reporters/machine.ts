@@ -3,6 +3,8 @@
  * is one test; a failure carries the requirement, message and replay line.
  * The API key is removed from every report.
  */
+import type { Secrets } from '../key-forms.js';
+import { describeConnection } from './connection.js';
 import type { CheckOutcome, ConformanceResult } from '../types.js';
 import { describeCounts, verdictOf } from '../outcomes.js';
 import { cut } from '../show.js';
@@ -14,14 +16,14 @@ import { curlCommand, redactDeep } from './replay.js';
  * JSON.stringify cannot write one, so it writes a marker that is then
  * replaced by the digits.
  */
-export function renderJson(result: ConformanceResult, apiKey: string): string {
+export function renderJson(result: ConformanceResult, secrets: Secrets): string {
   const marker = '\u0000bigint:';
-  const text = JSON.stringify(redactDeep(result, apiKey), (_key, value) => (typeof value === 'bigint' ? `${marker}${value}` : value), 2);
+  const text = JSON.stringify(redactDeep(result, secrets), (_key, value) => (typeof value === 'bigint' ? `${marker}${value}` : value), 2);
   return `${text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1')}\n`;
 }
 
 /** `check` is from the redacted result; the replay line is built from `original`'s request, the key read from the environment. */
-function failureText(check: CheckOutcome, original: CheckOutcome, result: ConformanceResult, apiKey: string): string {
+function failureText(check: CheckOutcome, original: CheckOutcome, result: ConformanceResult, secrets: Secrets): string {
   const f = check.failure;
   const request = original.failure?.request;
   if (!f) return '';
@@ -31,15 +33,21 @@ function failureText(check: CheckOutcome, original: CheckOutcome, result: Confor
     f.cause ? `cause (${f.cause}): ${result.causes.find((c) => c.id === f.cause)?.summary ?? ''}` : '',
     f.counterexample !== undefined ? `minimal input: ${f.counterexample}` : '',
     f.response ? `response: ${f.response.status} ${cut(f.response.text, 500)}` : '',
-    request ? `replay: ${curlCommand(result.target, request, apiKey)}` : '',
+    request ? `replay: ${curlCommand(result.target, request, secrets)}` : '',
   ]
     .filter(Boolean)
     .join('\n');
 }
 
-export function renderTap(original: ConformanceResult, apiKey: string): string {
-  const result = redactDeep(original, apiKey);
-  const lines = ['TAP version 14', `# petstore conform ${result.target} seed ${result.seed}`, `1..${result.checks.length}`];
+export function renderTap(original: ConformanceResult, secrets: Secrets): string {
+  const result = redactDeep(original, secrets);
+  const connection = describeConnection(result.connection);
+  const lines = [
+    'TAP version 14',
+    `# petstore conform ${result.target} seed ${result.seed}`,
+    ...(connection ? [`# reached ${connection}`] : []),
+    `1..${result.checks.length}`,
+  ];
   result.checks.forEach((check, i) => {
     const name = `${check.id} - ${check.title}`.replace(/#/g, '\\#');
     if (check.status === 'skipped') lines.push(`ok ${i + 1} - ${name} # SKIP ${check.note ?? ''}`);
@@ -49,7 +57,7 @@ export function renderTap(original: ConformanceResult, apiKey: string): string {
       lines.push(`ok ${i + 1} - ${name}`, '# advisory: it passed, and saw behaviour the seed leaves open (see the advisories below)');
     else {
       lines.push(`not ok ${i + 1} - ${name}`, '  ---');
-      for (const line of failureText(check, original.checks[i] as CheckOutcome, original, apiKey).split('\n')) lines.push(`  # ${line}`);
+      for (const line of failureText(check, original.checks[i] as CheckOutcome, original, secrets).split('\n')) lines.push(`  # ${line}`);
       lines.push('  ...');
     }
   });
@@ -67,13 +75,16 @@ function xml(text: string): string {
   return text.replace(NOT_XML_CHAR, '\ufffd').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-export function renderJunit(original: ConformanceResult, apiKey: string): string {
-  const result = redactDeep(original, apiKey);
+export function renderJunit(original: ConformanceResult, secrets: Secrets): string {
+  const result = redactDeep(original, secrets);
   const families = [...new Set(result.checks.map((c) => c.family))];
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="petstore conform" tests="${result.checks.length}" failures="${result.counts.failed}" skipped="${result.counts.skipped + result.counts['not run']}" time="${(result.durationMs / 1000).toFixed(3)}">`,
   ];
+  const connection = describeConnection(result.connection);
+  // JUnit has no place for a run's own data but a comment or a suite's properties: every suite below gets it as a property.
+  const connectionProperty = connection ? `      <property name="connection" value="${xml(connection)}"/>` : undefined;
   for (const family of families) {
     const checks = result.checks.filter((c) => c.family === family);
     out.push(
@@ -89,6 +100,7 @@ export function renderJunit(original: ConformanceResult, apiKey: string): string
       property('declared-never-seen', op.neverObserved.join(', ') || 'none');
       for (const input of op.inputs) property(`input.${input.dimension}`, input.classes.map((c) => `${c.value} ×${c.count}`).join('; '));
     }
+    if (connectionProperty) properties.unshift(connectionProperty);
     if (properties.length) out.push('    <properties>', ...properties, '    </properties>');
     for (const check of checks) {
       const originalCheck = original.checks[result.checks.indexOf(check)] as CheckOutcome;
@@ -98,7 +110,7 @@ export function renderJunit(original: ConformanceResult, apiKey: string): string
       if (check.status === 'advisory')
         out.push('      <system-out>advisory: it passed, and saw behaviour the seed leaves open (see the advisories of the run)</system-out>');
       if (check.failure)
-        out.push(`      <failure message="${xml(check.failure.message)}">${xml(failureText(check, originalCheck, original, apiKey))}</failure>`);
+        out.push(`      <failure message="${xml(check.failure.message)}">${xml(failureText(check, originalCheck, original, secrets))}</failure>`);
       out.push('    </testcase>');
     }
     out.push('  </testsuite>');

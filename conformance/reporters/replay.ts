@@ -4,25 +4,25 @@
  * form of it that gives it away (key-forms.ts).
  */
 import { joinUrl, type WireRequest } from '../client.js';
-import { KEY_VARIABLE, splitKeyForms } from '../key-forms.js';
+import { KEY_VARIABLE, type Secrets, splitKeyForms } from '../key-forms.js';
 
 export { KEY_VARIABLE };
 
 /** A POSIX-shell word: literal text single-quoted, each form of the key the expression that rebuilds it. */
-function shellWord(text: string, apiKey: string): string {
+function shellWord(text: string, secrets: Secrets): string {
   const quote = (part: string) => `'${part.replace(/'/g, `'\\''`)}'`;
-  const pieces = splitKeyForms(text, apiKey);
+  const pieces = splitKeyForms(text, secrets);
   if (pieces.length === 0) return "''";
   return pieces.map((piece) => (typeof piece === 'string' ? quote(piece) : piece.shell)).join('');
 }
 
-export function curlCommand(baseUrl: string, request: WireRequest, apiKey: string): string {
+export function curlCommand(baseUrl: string, request: WireRequest, secrets: Secrets): string {
   const url = request.fromOrigin ? new URL(baseUrl).origin + request.path : joinUrl(baseUrl, request.path);
-  const parts = ['curl', '-sS', '-i', '-X', request.method, shellWord(url, apiKey)];
+  const parts = ['curl', '-sS', '-i', '-X', request.method, shellWord(url, secrets)];
   for (const [name, values] of Object.entries(request.headers)) {
-    for (const value of [values].flat()) parts.push('-H', shellWord(`${name}: ${value}`, apiKey));
+    for (const value of [values].flat()) parts.push('-H', shellWord(`${name}: ${value}`, secrets));
   }
-  if (request.body !== undefined) parts.push('--data-binary', shellWord(request.body, apiKey));
+  if (request.body !== undefined) parts.push('--data-binary', shellWord(request.body, secrets));
   // Dot segments and doubled slashes are sent as they are (curl would remove them, RFC 3986 §5.2.4).
   if (/\/\.|\/\//.test(url.replace(/^[a-z]+:\/\//, ''))) parts.push('--path-as-is');
   return parts.join(' ');
@@ -34,8 +34,8 @@ export function rerunCommand(target: string, checkId: string, seed: number): str
 }
 
 /** Replaces every occurrence of the key, and of each form of it that gives it away, in `text`. */
-export function redact(text: string, apiKey: string): string {
-  return splitKeyForms(text, apiKey)
+export function redact(text: string, secrets: Secrets): string {
+  return splitKeyForms(text, secrets)
     .map((piece) => (typeof piece === 'string' ? piece : piece.shown))
     .join('');
 }
@@ -69,15 +69,15 @@ const SUITE_TEXT = new Set([
  * rather than redacted as finished text, where a short key would be found
  * inside the report's own words and field names.
  */
-export function redactDeep<T>(value: T, apiKey: string, wireNames = false): T {
-  if (typeof value === 'string') return redact(value, apiKey) as T;
-  if (Array.isArray(value)) return value.map((item) => redactDeep(item, apiKey, wireNames)) as T;
+export function redactDeep<T>(value: T, secrets: Secrets, wireNames = false): T {
+  if (typeof value === 'string') return redact(value, secrets) as T;
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, secrets, wireNames)) as T;
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(
       Object.entries(value).map(([name, item]) =>
         wireNames
-          ? [redact(name, apiKey), redactDeep(item, apiKey, true)]
-          : [name, SUITE_TEXT.has(name) ? item : redactDeep(item, apiKey, WIRE_RECORDS.has(name))],
+          ? [redact(name, secrets), redactDeep(item, secrets, true)]
+          : [name, SUITE_TEXT.has(name) ? item : redactDeep(item, secrets, WIRE_RECORDS.has(name))],
       ),
     ) as T;
   }

@@ -9,9 +9,11 @@ import { defaultRunOptions } from '../../conformance/defaults.js';
 import { FAMILIES, type ConformanceResult, type Family, type ProgressEvent } from '../../conformance/types.js';
 import { UsageError, type CliIo } from './io.js';
 import { describeCounts, verdictOf } from '../../conformance/outcomes.js';
-import { collect, parseInteger } from './options.js';
+import { collect, parseInteger, parseSeconds } from './options.js';
+import { readTlsFiles, resolveHeaders } from './reach.js';
+import type { Secrets } from '../../conformance/key-forms.js';
 
-type Renderer = (result: ConformanceResult, apiKey: string, options?: { coverage?: boolean }) => string;
+type Renderer = (result: ConformanceResult, secrets: Secrets, options?: { coverage?: boolean }) => string;
 
 const REPORTERS = ['human', 'tap', 'junit', 'json', 'html'] as const;
 type ReporterName = (typeof REPORTERS)[number];
@@ -69,6 +71,22 @@ export function conformCommand(io: CliIo) {
       parseInteger(1, 86_400),
       defaultRunOptions.timeBudgetMs / 1000,
     )
+    .option(
+      '--settle <s>',
+      'how long, in seconds, a created pet may take to show in lists and getPet (a search index, a replica); 0 demands read-your-writes',
+      parseSeconds(0, 600),
+      defaultRunOptions.settleMs,
+    )
+    .option(
+      '-H, --header <field>',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: ${VAR} is the option's own syntax, read by resolveHeaders.
+      "a field sent on every request, for a gateway or access proxy in front ('Name: value'; the value '${VAR}' reads the environment, '@FILE' a file); repeatable, redacted in every report",
+      collect,
+    )
+    .option('--ca <file>', 'PEM file of a CA to trust besides the system ones (an internal or self-signed CA)')
+    .option('--cert <file>', 'PEM file of a client certificate to present (mTLS); with --key')
+    .option('--key <file>', 'PEM file of the private key of --cert')
+    .option('--insecure', 'do not verify the TLS certificate of the target (said in every report)', false)
     .option('--name-prefix <text>', 'prefix of the name of every pet the run creates', defaultRunOptions.namePrefix)
     .option('-q, --quiet', 'no progress output', false)
     .action(async (options) => {
@@ -83,6 +101,9 @@ export function conformCommand(io: CliIo) {
       if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') throw new UsageError('--base-url must be http: or https:');
       const { families, checkIds } = selection(options.checks, options.skipChecks);
       const reports = reportTargets(options.reporter ?? [], options.output ?? []);
+      const headers = resolveHeaders(options.header ?? [], io.env);
+      const tls = readTlsFiles(options);
+      const secrets = { apiKey, others: headers.secrets };
       const { runConformance, TargetUnreachableError, renderers } = await loadSuite();
       const progress = !options.quiet && io.stdout.isTTY === true ? createProgress(io) : undefined;
       let result: ConformanceResult;
@@ -102,6 +123,10 @@ export function conformCommand(io: CliIo) {
           timeoutMs: options.timeout,
           timeBudgetMs: options.timeBudget * 1000,
           namePrefix: options.namePrefix,
+          settleMs: options.settle,
+          ...(Object.keys(headers.fields).length ? { headers: headers.fields } : {}),
+          ...(tls ? { tls } : {}),
+          env: io.env,
           ...(progress ? { onProgress: progress.update } : {}),
         });
       } catch (error) {
@@ -111,7 +136,7 @@ export function conformCommand(io: CliIo) {
       }
       progress?.done();
       for (const { reporter, file } of reports) {
-        const report = renderers[reporter](result, apiKey, { coverage: options.coverage });
+        const report = renderers[reporter](result, secrets, { coverage: options.coverage });
         if (file) writeFileSync(file, report);
         else io.stdout.write(report);
       }

@@ -14,6 +14,16 @@ export function parseInteger(min: number, max: number) {
   };
 }
 
+/** Seconds, with a fraction if wanted (`0.5`), within a range; the value in milliseconds. */
+export function parseSeconds(min: number, max: number) {
+  return (text: string): number => {
+    if (!/^\d+(\.\d+)?$/.test(text.trim())) throw new InvalidArgumentError(`expected a number of seconds from ${min} to ${max}`);
+    const value = Number(text);
+    if (value < min || value > max) throw new InvalidArgumentError(`expected a number of seconds from ${min} to ${max}`);
+    return Math.round(value * 1000);
+  };
+}
+
 export const parsePort = parseInteger(0, 65535);
 
 export function parseInstant(text: string): Date {

@@ -1,0 +1,132 @@
+/**
+ * How the suite reaches a target that is not a process on loopback: through
+ * the proxy the environment names (as curl reads it), with an extra CA, a
+ * client certificate, or without verifying the certificate at all when the
+ * user says so. One dispatcher per run, for the run's one origin.
+ */
+import { readFileSync } from 'node:fs';
+import { BlockList, isIP } from 'node:net';
+import { type ConnectionOptions, rootCertificates } from 'node:tls';
+import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+
+export interface TlsOptions {
+  /** PEM text of CAs to trust besides Node's own (and NODE_EXTRA_CA_CERTS). */
+  readonly ca?: string;
+  /** PEM text of a client certificate and its key, presented to a target that asks (mTLS). */
+  readonly cert?: string;
+  readonly key?: string;
+  /** Skip certificate verification (said in every report). */
+  readonly insecure?: boolean;
+}
+
+export interface TransportOptions {
+  readonly tls?: TlsOptions;
+  /** The environment the proxy settings are read from (process.env by default). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** What `tls.connect` needs for the target: the CA, the client certificate, verification. */
+export function tlsConnectOptions(tls: TlsOptions = {}): ConnectionOptions {
+  return {
+    // An extra CA adds to Node's own list rather than replacing it.
+    ...(tls.ca ? { ca: [...rootCertificates, ...extraCertificates(), tls.ca] } : {}),
+    ...(tls.cert ? { cert: tls.cert } : {}),
+    ...(tls.key ? { key: tls.key } : {}),
+    ...(tls.insecure ? { rejectUnauthorized: false } : {}),
+  };
+}
+
+/**
+ * The proxy for `target`, as curl chooses it: `http_proxy` (or `HTTP_PROXY`)
+ * for http, `https_proxy` (or `HTTPS_PROXY`) for https, then `all_proxy`,
+ * unless `no_proxy` names the host. The lower-case name wins where both are
+ * set. A proxy written without a scheme is http://.
+ */
+export function proxyFor(target: URL, env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
+  const read = (name: string) => (env[name.toLowerCase()] ?? env[name.toUpperCase()] ?? '').trim() || undefined;
+  const proxy = (target.protocol === 'https:' ? read('https_proxy') : read('http_proxy')) ?? read('all_proxy');
+  if (!proxy) return undefined;
+  if (bypasses(target, read('no_proxy') ?? '')) return undefined;
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(proxy) ? proxy : `http://${proxy}`;
+}
+
+/**
+ * `no_proxy`: comma-separated host names (a name also covers its subdomains;
+ * a leading dot or `*.` changes nothing), IP addresses or CIDR blocks, each
+ * optionally with `:port`; `*` alone bypasses every proxy.
+ */
+export function bypasses(target: URL, noProxy: string): boolean {
+  const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const port = target.port || (target.protocol === 'https:' ? '443' : '80');
+  for (const raw of noProxy.split(/[,\s]+/)) {
+    const entry = raw.trim().toLowerCase();
+    if (!entry) continue;
+    if (entry === '*') return true;
+    const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+    const [name, entryPort] = bracketed ? [bracketed[1]!, bracketed[2]] : entry.includes('/') || isIP(entry) === 6 ? [entry, undefined] : entry.split(':');
+    if (entryPort !== undefined && entryPort !== port) continue;
+    if (name!.includes('/')) {
+      if (inCidr(host, name!)) return true;
+      continue;
+    }
+    const domain = name!.replace(/^\*?\./, '');
+    if (host === domain || host.endsWith(`.${domain}`)) return true;
+  }
+  return false;
+}
+
+function inCidr(host: string, cidr: string): boolean {
+  const [network, bits] = cidr.split('/');
+  const family = isIP(network ?? '');
+  if (!family || isIP(host) !== family) return false;
+  const list = new BlockList();
+  list.addSubnet(network!, Number(bits), family === 6 ? 'ipv6' : 'ipv4');
+  return list.check(host, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** The proxy as a report names it: its credentials left out. */
+export function describeProxy(proxy: string): string {
+  try {
+    const url = new URL(proxy);
+    url.username = '';
+    url.password = '';
+    return url.href.replace(/\/$/, '');
+  } catch {
+    return proxy.replace(/\/\/[^@/]*@/, '//');
+  }
+}
+
+export interface Transport {
+  readonly dispatcher: Dispatcher;
+  /** The proxy requests go through, credentials left out; undefined when direct. */
+  readonly proxy?: string;
+}
+
+/**
+ * The dispatcher for a run against `target`. Through a proxy, an http target
+ * is asked in absolute form (a forward proxy, as curl does; many proxies
+ * allow CONNECT to port 443 only) and an https target through a CONNECT
+ * tunnel, with TLS to the target inside it.
+ */
+export function createTransport(target: URL, agent: Agent.Options, options: TransportOptions = {}): Transport {
+  const tls = tlsConnectOptions(options.tls);
+  const proxy = proxyFor(target, options.env ?? process.env);
+  if (!proxy) return { dispatcher: new Agent({ ...agent, connect: { ...agent.connect, ...tls } }) };
+  const scheme = new URL(proxy).protocol;
+  if (scheme !== 'http:' && scheme !== 'https:') throw new Error(`the proxy ${describeProxy(proxy)} is not an http: or https: proxy`);
+  return {
+    dispatcher: new ProxyAgent({ ...agent, uri: proxy, requestTls: tls, proxyTunnel: target.protocol === 'https:' }),
+    proxy: describeProxy(proxy),
+  };
+}
+
+/** NODE_EXTRA_CA_CERTS is read once by Node at start; giving `ca` replaces that list, so the file is read again here. */
+function extraCertificates(): string[] {
+  const file = process.env['NODE_EXTRA_CA_CERTS'];
+  if (!file) return [];
+  try {
+    return [readFileSync(file, 'utf8')];
+  } catch {
+    return [];
+  }
+}
