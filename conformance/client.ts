@@ -389,7 +389,10 @@ function describeTransportError(error: unknown, timeoutMs: number): string {
     case 'ENOTFOUND':
       return 'the host name does not resolve';
     default:
-      if (typeof code === 'string' && /CERT|TLS|SSL/.test(code)) return `TLS error: ${code}`;
+      // A certificate the run cannot verify: an internal CA, a self-signed one, a name that does not match.
+      if (typeof code === 'string' && /CERT|SELF_SIGNED|ISSUER|ALTNAME|VERIFY/.test(code))
+        return `TLS error: ${code} (${e.message ?? e.cause?.message}); trust the target's CA with --ca FILE (or NODE_EXTRA_CA_CERTS=FILE), or skip verification with --insecure`;
+      if (typeof code === 'string' && /TLS|SSL/.test(code)) return `TLS error: ${code} (${e.message ?? e.cause?.message})`;
       return `${code ?? 'transport error'}: ${e.message}`;
   }
 }

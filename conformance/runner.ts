@@ -232,14 +232,18 @@ async function preflight(ctx: CheckContext): Promise<void> {
     const url = joinUrl(ctx.options.baseUrl, list.path);
     const redirect = redirectDiagnosis(response, url, list.path);
     if (redirect) throw new TargetUnreachableError(redirect);
-    if (response.status === 401 || response.status === 403) {
-      // The interface refuses with its own Error body; anything else came from something in front of it.
-      if (errorBodyProblem(response) === undefined)
-        throw new TargetUnreachableError(`the target refuses the API key (${response.status} on ${list.method} ${list.path}); check --api-key`);
+    // An answer that is not even JSON came from something in front of the interface; a JSON refusal is the interface's own.
+    const foreign = response.json === undefined;
+    if ((response.status === 401 || response.status === 403) && !foreign) {
+      throw new TargetUnreachableError(`the target refuses the API key (${response.status} on ${list.method} ${list.path}); check --api-key`);
+    }
+    // A refusal without the interface's Error body came from something in front of it (404 and 405 say "no such route", below).
+    if (response.status >= 400 && response.status < 500 && ![404, 405, 429].includes(response.status) && foreign) {
       throw new TargetUnreachableError(
-        `${list.method} ${url} answered ${describeAnswer(response)}, which is not the interface's Error body: ` +
-          `a gateway or access proxy in front of it refused the request${ctx.client.proxy ? ` (or the proxy ${ctx.client.proxy})` : ''}; ` +
-          `if it needs a field of its own, give it with --header 'Name: value'${response.status === 401 ? ', else check --api-key' : ''}`,
+        `${list.method} ${url} answered ${describeAnswer(response)}, which is not the interface's JSON Error body: ` +
+          `something in front of it refused the request (a gateway, an access proxy${ctx.client.proxy ? `, the proxy ${ctx.client.proxy}` : ''}, ` +
+          `a TLS terminator that wants a client certificate: --cert and --key); if it needs a field of its own, give it with --header 'Name: value'` +
+          `${response.status === 401 ? '; else check --api-key' : ''}`,
       );
     }
     // The interface may be there with a broken list: a 401 with an Error body to no key says it is, and the checks judge the rest.

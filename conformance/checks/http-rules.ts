@@ -65,6 +65,9 @@ const challenge: AnswerRule = {
   },
 };
 
+/** Methods the interface's operations use (any path): another method may be refused before it reaches them. */
+const INTERFACE_METHODS = new Set(['GET', 'HEAD', 'POST']);
+
 /** RFC 9110 §15.5.6: a 405 MUST carry Allow. */
 const allow: AnswerRule = {
   id: 'http.allow',
@@ -73,7 +76,9 @@ const allow: AnswerRule = {
   requirement:
     "The origin server MUST generate an Allow header field in a 405 (Method Not Allowed) response containing a list of the target resource's currently supported methods (RFC 9110 §15.5.6, §10.2.1).",
   section: 'RFC 9110 §15.5.6, §10.2.1',
-  applies: ({ response }) => response.status === 405,
+  // A 405 that is not JSON, to a method the interface does not define anywhere (TRACE, WebDAV's), is a gateway's or a
+  // web server's own page in front of the interface (nginx answers TRACE itself): theirs to fix, not the interface's.
+  applies: ({ request, response }) => response.status === 405 && !(response.json === undefined && !INTERFACE_METHODS.has(request.method)),
   judge({ response }) {
     const value = response.headers['allow'];
     if (value === undefined) return { problem: 'a 405 without an Allow field' };

@@ -246,6 +246,8 @@ export function requestOf(c: CheckContext, attempt: Attempt, witnesses: readonly
   if (attempt.authorization.header !== null) headers['authorization'] = attempt.authorization.header;
   for (const index of attempt.fields) {
     const field = REQUEST_FIELDS[index]!;
+    // Through a proxy, Proxy-Authorization is the proxy's own field (undici refuses it on a request): not sent.
+    if (field.name === 'proxy-authorization' && c.client.proxy) continue;
     headers[field.name] = headers[field.name] === undefined ? field.value(inputs) : `${headers[field.name]}; ${field.value(inputs)}`;
   }
   const query = attempt.query >= 0 ? QUERY_FORMS[attempt.query]!.query(inputs) : undefined;
