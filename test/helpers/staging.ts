@@ -6,7 +6,7 @@
  * they are missing). Each is stopped when its test ends.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,6 +119,8 @@ export interface Nginx {
 export async function startNginx(t: Test, server: (port: number) => string, http = ''): Promise<Nginx> {
   if (!NGINX) throw new Error('nginx is not installed (apt-get install nginx; .ci/run does it)');
   const dir = scratch(t, 'nginx');
+  // Started as root, nginx's workers run as nobody: they buffer large bodies in this folder.
+  chmodSync(dir, 0o777);
   const port = await freePort();
   const conf = `
 worker_processes 1;
@@ -178,7 +180,7 @@ export async function startTinyproxy(t: Test): Promise<Tinyproxy> {
       'Group nogroup',
     ].join('\n'),
   );
-  execFileSync('chmod', ['777', dir]);
+  chmodSync(dir, 0o777);
   const child = spawn(TINYPROXY, ['-d', '-c', join(dir, 'tinyproxy.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {

@@ -21,6 +21,8 @@ t.setTimeout(600_000);
 
 const KEY = 'staging-test-key-0001';
 const GATEWAY_SECRET = 'gw-secret-7f3a9c2e51';
+/** --header with its value read from the environment: `${GW_KEY}` is the option's syntax, not a template. */
+const GATEWAY_FIELD = ['X-Gateway-Key: $', '{GW_KEY}'].join('');
 
 async function reference(t: Test, store?: Parameters<typeof createServer>[0]['store']): Promise<string> {
   const server = createServer({ apiKeys: [KEY], ...(store ? { store } : {}) });
@@ -66,12 +68,12 @@ t.test('behind a TLS gateway with an internal CA and a field of its own', async 
   const env = { GW_KEY: GATEWAY_SECRET };
 
   t.test('with --ca and --header the whole suite passes, and no report shows the gateway secret', async (t) => {
-    const run = await conform(base, ['--ca', pki.ca, '--header', 'X-Gateway-Key: ${GW_KEY}'], env);
+    const run = await conform(base, ['--ca', pki.ca, '--header', GATEWAY_FIELD], env);
     t.equal(run.code, 0, `exit 0; ${run.result ? describeFailures(run.result) : ''} ${run.stderr}`);
     t.strictSame(run.result?.connection, { extraCa: true, headers: ['X-Gateway-Key'] }, 'the report says how the target was reached');
     t.notMatch(run.stdout, GATEWAY_SECRET, 'the JSON report never holds the gateway secret');
     const human = await runCli(
-      ['conform', '--base-url', base, '--api-key', KEY, '--checks', 'auth', '--runs', '5', '--ca', pki.ca, '--header', 'X-Gateway-Key: ${GW_KEY}'],
+      ['conform', '--base-url', base, '--api-key', KEY, '--checks', 'auth', '--runs', '5', '--ca', pki.ca, '--header', GATEWAY_FIELD],
       env,
     );
     t.equal(human.code, 0, human.stderr);
@@ -92,7 +94,7 @@ t.test('behind a TLS gateway with an internal CA and a field of its own', async 
   });
 
   t.test('without --ca the certificate is refused with what to do', async (t) => {
-    const run = await conform(base, ['--header', 'X-Gateway-Key: ${GW_KEY}'], env);
+    const run = await conform(base, ['--header', GATEWAY_FIELD], env);
     t.equal(run.code, 2);
     t.match(run.stderr, /TLS error: .*(CERT|ISSUER|SELF_SIGNED|VERIFY).*--ca FILE \(or NODE_EXTRA_CA_CERTS=FILE\).*--insecure/);
   });
@@ -100,7 +102,7 @@ t.test('behind a TLS gateway with an internal CA and a field of its own', async 
   t.test('NODE_EXTRA_CA_CERTS, read by Node.js at start, works as --ca does', async (t) => {
     const child = spawn(
       process.execPath,
-      ['bin/petstore.js', 'conform', '--base-url', base, '--checks', 'auth', '--runs', '5', '--quiet', '--header', 'X-Gateway-Key: ${GW_KEY}'],
+      ['bin/petstore.js', 'conform', '--base-url', base, '--checks', 'auth', '--runs', '5', '--quiet', '--header', GATEWAY_FIELD],
       { env: { PATH: process.env['PATH'], NODE_EXTRA_CA_CERTS: pki.ca, PETSTORE_API_KEY: KEY, GW_KEY: GATEWAY_SECRET }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '';
@@ -111,7 +113,7 @@ t.test('behind a TLS gateway with an internal CA and a field of its own', async 
   });
 
   t.test('--insecure reaches it without the CA, and every report format says certificates were not verified', async (t) => {
-    const args = ['--checks', 'auth', '--runs', '5', '--insecure', '--header', 'X-Gateway-Key: ${GW_KEY}'];
+    const args = ['--checks', 'auth', '--runs', '5', '--insecure', '--header', GATEWAY_FIELD];
     const dir = mkdtempSync(join(tmpdir(), 'petstore-insecure-'));
     const files = { tap: join(dir, 'r.tap'), junit: join(dir, 'r.xml'), html: join(dir, 'r.html'), json: join(dir, 'r.json'), human: join(dir, 'r.txt') };
     const reporters = Object.entries(files).flatMap(([name, file]) => ['--reporter', `${name}:${file}`]);
@@ -180,14 +182,10 @@ t.test('through a forward proxy (tinyproxy) named by the environment', async (t)
 
   t.test('https_proxy: a CONNECT tunnel to a TLS gateway, with --ca and --header inside it', async (t) => {
     const gateway = await startNginx(t, gatewayServer(origin));
-    const run = await conform(
-      `https://127.0.0.1:${gateway.port}/v1`,
-      ['--checks', 'auth,state', '--runs', '10', '--ca', pki.ca, '--header', 'X-Gateway-Key: ${GW_KEY}'],
-      {
-        https_proxy: proxy.url,
-        GW_KEY: GATEWAY_SECRET,
-      },
-    );
+    const run = await conform(`https://127.0.0.1:${gateway.port}/v1`, ['--checks', 'auth,state', '--runs', '10', '--ca', pki.ca, '--header', GATEWAY_FIELD], {
+      https_proxy: proxy.url,
+      GW_KEY: GATEWAY_SECRET,
+    });
     t.equal(run.code, 0, `exit 0; ${run.result ? describeFailures(run.result) : ''} ${run.stderr}`);
     t.equal(run.result?.connection?.proxy, proxy.url);
     t.match(proxy.log(), /CONNECT/, 'the proxy opened a tunnel');
