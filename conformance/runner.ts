@@ -235,7 +235,13 @@ async function preflight(ctx: CheckContext): Promise<void> {
     // An answer that is not even JSON came from something in front of the interface; a JSON refusal is the interface's own.
     const foreign = response.json === undefined;
     if ((response.status === 401 || response.status === 403) && !foreign) {
-      throw new TargetUnreachableError(`the target refuses the API key (${response.status} on ${list.method} ${list.path}); check --api-key`);
+      if (errorBodyProblem(response) === undefined)
+        throw new TargetUnreachableError(`the target refuses the API key (${response.status} on ${list.method} ${list.path}); check --api-key`);
+      // JSON, but not the interface's Error: the interface refusing the key badly, or a gateway's own refusal (AWS, Kong).
+      throw new TargetUnreachableError(
+        `${list.method} ${url} answered ${describeAnswer(response)}, which is not the interface's Error body: either the key is refused ` +
+          `(check --api-key) or a gateway in front of it refused the request (if it needs a field of its own: --header 'Name: value')`,
+      );
     }
     // A refusal without the interface's Error body came from something in front of it (404 and 405 say "no such route", below).
     if (response.status >= 400 && response.status < 500 && ![404, 405, 429].includes(response.status) && foreign) {
@@ -255,7 +261,9 @@ async function preflight(ctx: CheckContext): Promise<void> {
       );
   } catch (error) {
     if (error instanceof TransportError) {
-      throw new TargetUnreachableError(`cannot reach ${ctx.options.baseUrl}: ${error.message}${/refused/.test(error.message) ? '; is the port right?' : ''}`);
+      const via = ctx.client.proxy ? ` through the proxy ${ctx.client.proxy} (from the environment; no_proxy bypasses it)` : '';
+      const hint = /refused/.test(error.message) ? (ctx.client.proxy ? '; is the proxy running?' : '; is the port right?') : '';
+      throw new TargetUnreachableError(`cannot reach ${ctx.options.baseUrl}${via}: ${error.message}${hint}`);
     }
     throw error;
   }
@@ -270,6 +278,7 @@ function connectionFacts(client: Client, options: RunOptions): { connection?: Co
     ...(options.tls?.ca ? { extraCa: true } : {}),
     ...(options.tls?.cert ? { clientCertificate: true } : {}),
     ...(names.length ? { headers: names } : {}),
+    ...(options.rerunOptions?.length ? { rerunOptions: options.rerunOptions } : {}),
   };
   return Object.keys(facts).length ? { connection: facts } : {};
 }

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { BlockList, isIP } from 'node:net';
 import { type ConnectionOptions, rootCertificates } from 'node:tls';
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import { Agent, Pool, ProxyAgent, type Dispatcher } from 'undici';
 
 export interface TlsOptions {
   /** PEM text of CAs to trust besides Node's own (and NODE_EXTRA_CA_CERTS). */
@@ -43,7 +43,8 @@ export function tlsConnectOptions(tls: TlsOptions = {}): ConnectionOptions {
  * set. A proxy written without a scheme is http://.
  */
 export function proxyFor(target: URL, env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
-  const read = (name: string) => (env[name.toLowerCase()] ?? env[name.toUpperCase()] ?? '').trim() || undefined;
+  // An empty variable counts as unset, as for curl: `https_proxy=` does not hide HTTPS_PROXY.
+  const read = (name: string) => env[name.toLowerCase()]?.trim() || env[name.toUpperCase()]?.trim() || undefined;
   const proxy = (target.protocol === 'https:' ? read('https_proxy') : read('http_proxy')) ?? read('all_proxy');
   if (!proxy) return undefined;
   if (bypasses(target, read('no_proxy') ?? '')) return undefined;
@@ -69,16 +70,23 @@ export function bypasses(target: URL, noProxy: string): boolean {
       if (inCidr(host, name!)) return true;
       continue;
     }
+    // Addresses compare as addresses (2001:DB8:0:0::1 is 2001:db8::1), never as the end of a name.
+    if (isIP(name!)) {
+      if (isIP(host) && inCidr(host, `${name}/${isIP(name!) === 6 ? 128 : 32}`)) return true;
+      continue;
+    }
     const domain = name!.replace(/^\*?\./, '');
     if (host === domain || host.endsWith(`.${domain}`)) return true;
   }
   return false;
 }
 
+/** Whether `host` (an address) is in the block; an entry that is not a block (a prefix out of range, none at all) matches nothing. */
 function inCidr(host: string, cidr: string): boolean {
   const [network, bits] = cidr.split('/');
   const family = isIP(network ?? '');
   if (!family || isIP(host) !== family) return false;
+  if (!/^\d{1,3}$/.test(bits ?? '') || Number(bits) > (family === 6 ? 128 : 32)) return false;
   const list = new BlockList();
   list.addSubnet(network!, Number(bits), family === 6 ? 'ipv6' : 'ipv4');
   return list.check(host, family === 6 ? 'ipv6' : 'ipv4');
@@ -114,8 +122,18 @@ export function createTransport(target: URL, agent: Agent.Options, options: Tran
   if (!proxy) return { dispatcher: new Agent({ ...agent, connect: { ...agent.connect, ...tls } }) };
   const scheme = new URL(proxy).protocol;
   if (scheme !== 'http:' && scheme !== 'https:') throw new Error(`the proxy ${describeProxy(proxy)} is not an http: or https: proxy`);
+  // undici builds the proxy's own connections and the forwarding pool without the agent's timeouts: given here, so
+  // --timeout holds for a proxy that accepts a connection and never answers.
+  const timeouts = { headersTimeout: agent.headersTimeout, bodyTimeout: agent.bodyTimeout, connectTimeout: agent.connectTimeout };
   return {
-    dispatcher: new ProxyAgent({ ...agent, uri: proxy, requestTls: tls, proxyTunnel: target.protocol === 'https:' }),
+    dispatcher: new ProxyAgent({
+      ...agent,
+      uri: proxy,
+      requestTls: tls,
+      proxyTunnel: target.protocol === 'https:',
+      clientFactory: (origin, options) => new Pool(origin, { ...options, ...timeouts }),
+      factory: (origin, options) => new Pool(origin, { ...options, ...timeouts }),
+    }),
     proxy: describeProxy(proxy),
   };
 }

@@ -203,6 +203,8 @@ export interface RunOptions {
   tls?: TlsOptions;
   /** Where the proxy settings are read from (HTTP_PROXY, HTTPS_PROXY, NO_PROXY…); process.env by default. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** How the CLI was told to reach the target (--header, --ca…), as shell words without secrets: rerun lines repeat them. */
+  rerunOptions?: readonly string[];
   onProgress?: (event: ProgressEvent) => void;
 }
 
@@ -220,6 +222,8 @@ export interface ConnectionFacts {
   readonly clientCertificate?: boolean;
   /** The names of the fields --header added to every request. */
   readonly headers?: readonly string[];
+  /** The options that reach the target again, as shell words for a rerun line (values from the environment as ${VAR}, never a secret). */
+  readonly rerunOptions?: readonly string[];
 }
 
 export interface ConformanceResult {

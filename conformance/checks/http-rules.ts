@@ -6,6 +6,7 @@
 import type { Exchange } from '../client.js';
 import { BEARER_PARAM_CHARS, cacheDirectives, contentRange, imfFixdate, parseChallenges, splitList } from '../fields.js';
 import type { AnswerRule, RuleFinding } from './rules.js';
+import type { CheckContext } from '../types.js';
 import { isObject } from './shared.js';
 
 const presentedAuthorization = (exchange: Exchange): string | undefined => {
@@ -65,8 +66,12 @@ const challenge: AnswerRule = {
   },
 };
 
-/** Methods the interface's operations use (any path): another method may be refused before it reaches them. */
-const INTERFACE_METHODS = new Set(['GET', 'HEAD', 'POST']);
+/** Methods the spec's operations use on any path (HEAD with GET): another method may be refused before it reaches them. */
+function interfaceMethods(ctx: CheckContext): Set<string> {
+  const methods = new Set(ctx.operations.map((op) => op.method.toUpperCase()));
+  if (methods.has('GET')) methods.add('HEAD');
+  return methods;
+}
 
 /** RFC 9110 §15.5.6: a 405 MUST carry Allow. */
 const allow: AnswerRule = {
@@ -78,7 +83,7 @@ const allow: AnswerRule = {
   section: 'RFC 9110 §15.5.6, §10.2.1',
   // A 405 that is not JSON, to a method the interface does not define anywhere (TRACE, WebDAV's), is a gateway's or a
   // web server's own page in front of the interface (nginx answers TRACE itself): theirs to fix, not the interface's.
-  applies: ({ request, response }) => response.status === 405 && !(response.json === undefined && !INTERFACE_METHODS.has(request.method)),
+  applies: ({ request, response }, ctx) => response.status === 405 && !(response.json === undefined && !interfaceMethods(ctx).has(request.method)),
   judge({ response }) {
     const value = response.headers['allow'];
     if (value === undefined) return { problem: 'a 405 without an Allow field' };

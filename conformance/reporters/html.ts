@@ -111,7 +111,9 @@ function failureBlock(failure: Failure, original: Failure, index: number, result
   }
   if (original.request) parts.push(`<p><b>Replay</b></p><pre class="replay">${escapeHtml(curlCommand(target, original.request, secrets))}</pre>`);
   if (failure.seed !== undefined)
-    parts.push(`<p><b>Rerun</b></p><pre class="rerun">${escapeHtml(rerunCommand(result.target, failure.checkId, failure.seed))}</pre>`);
+    parts.push(
+      `<p><b>Rerun</b></p><pre class="rerun">${escapeHtml(rerunCommand(result.target, failure.checkId, failure.seed, result.connection?.rerunOptions))}</pre>`,
+    );
   parts.push('</section>');
   return parts.join('\n');
 }

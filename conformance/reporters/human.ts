@@ -96,7 +96,7 @@ function renderFailure(failure: Failure, original: Failure, index: number, resul
     out.push(`            body ${failure.response.text === '' ? '(empty)' : cut(failure.response.text, 600)}`);
   }
   if (original.request) out.push(`   replay: ${curlCommand(target, original.request, secrets)}`);
-  if (failure.seed !== undefined) out.push(`   rerun:  ${rerunCommand(result.target, failure.checkId, failure.seed)}`);
+  if (failure.seed !== undefined) out.push(`   rerun:  ${rerunCommand(result.target, failure.checkId, failure.seed, result.connection?.rerunOptions)}`);
   return out;
 }
 

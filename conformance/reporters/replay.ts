@@ -29,8 +29,8 @@ export function curlCommand(baseUrl: string, request: WireRequest, secrets: Secr
 }
 
 /** The command that runs the failing check again with the seed that found it (the key from the environment). */
-export function rerunCommand(target: string, checkId: string, seed: number): string {
-  return `petstore conform --base-url ${target} --api-key "$${KEY_VARIABLE}" --checks ${checkId} --seed ${seed}`;
+export function rerunCommand(target: string, checkId: string, seed: number, reach: readonly string[] = []): string {
+  return `petstore conform --base-url ${target} --api-key "$${KEY_VARIABLE}"${reach.map((word) => ` ${word}`).join('')} --checks ${checkId} --seed ${seed}`;
 }
 
 /** Replaces every occurrence of the key, and of each form of it that gives it away, in `text`. */

@@ -11,6 +11,8 @@ import { UsageError, type CliIo } from './io.js';
 import { describeCounts, verdictOf } from '../../conformance/outcomes.js';
 import { collect, parseInteger, parseSeconds } from './options.js';
 import { readTlsFiles, resolveHeaders } from './reach.js';
+import { describeProxy, proxyFor } from '../../conformance/transport.js';
+import { redact } from '../../conformance/reporters/replay.js';
 import type { Secrets } from '../../conformance/key-forms.js';
 
 type Renderer = (result: ConformanceResult, secrets: Secrets, options?: { coverage?: boolean }) => string;
@@ -101,6 +103,9 @@ export function conformCommand(io: CliIo) {
       if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') throw new UsageError('--base-url must be http: or https:');
       const { families, checkIds } = selection(options.checks, options.skipChecks);
       const reports = reportTargets(options.reporter ?? [], options.output ?? []);
+      const proxy = proxyFor(baseUrl, io.env);
+      if (proxy && !/^https?:\/\//i.test(proxy))
+        throw new UsageError(`the proxy ${describeProxy(proxy)} from the environment is not an http:// or https:// proxy`);
       const headers = resolveHeaders(options.header ?? [], io.env);
       const tls = readTlsFiles(options);
       const secrets = { apiKey, others: headers.secrets };
@@ -127,11 +132,13 @@ export function conformCommand(io: CliIo) {
           ...(Object.keys(headers.fields).length ? { headers: headers.fields } : {}),
           ...(tls ? { tls } : {}),
           env: io.env,
+          rerunOptions: rerunOptions(options),
           ...(progress ? { onProgress: progress.update } : {}),
         });
       } catch (error) {
         progress?.done();
-        if (error instanceof TargetUnreachableError) throw new UsageError(error.message);
+        // The diagnosis quotes what answered: a gateway's page may echo the key or a --header value.
+        if (error instanceof TargetUnreachableError) throw new UsageError(redact(error.message, secrets));
         throw error;
       }
       progress?.done();
@@ -152,6 +159,29 @@ export function conformCommand(io: CliIo) {
       }
       process.exitCode = result.ok ? 0 : 1;
     });
+}
+
+const shellQuote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * The options that reach the target, for a rerun line: a --header value read
+ * from the environment or a file is repeated as given, a literal one (a
+ * secret) as `${PETSTORE_HEADER_<NAME>}`; the TLS files by path.
+ */
+function rerunOptions(options: { header?: string[]; ca?: string; cert?: string; key?: string; insecure?: boolean }): string[] {
+  const words: string[] = [];
+  for (const spec of options.header ?? []) {
+    const colon = spec.indexOf(':');
+    const name = spec.slice(0, colon).trim();
+    const value = spec.slice(colon + 1).trim();
+    const shown = value.startsWith('@') || /\$\{\w+\}/.test(value) ? value : `\${PETSTORE_HEADER_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}}`;
+    words.push('--header', shellQuote(`${name}: ${shown}`));
+  }
+  if (options.ca) words.push('--ca', shellQuote(options.ca));
+  if (options.cert) words.push('--cert', shellQuote(options.cert));
+  if (options.key) words.push('--key', shellQuote(options.key));
+  if (options.insecure) words.push('--insecure');
+  return words;
 }
 
 /**

@@ -25,6 +25,10 @@ const OWNED = new Map([
   ['connection', 'it is hop-by-hop'],
   ['te', 'it is hop-by-hop'],
   ['upgrade', 'it is hop-by-hop'],
+  ['keep-alive', 'it is hop-by-hop'],
+  ['proxy-connection', 'it is hop-by-hop'],
+  ['trailer', 'it frames the message'],
+  ['expect', 'the client decides when to wait for 100 Continue'],
   ['content-type', 'the checks set it per request'],
   ['accept', 'the checks set it per request'],
 ]);

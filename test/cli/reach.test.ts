@@ -210,11 +210,7 @@ t.test('readTlsFiles: --cert needs --key and --key needs --cert, unless the cert
 // so the run ends in "cannot reach <base URL>: UND_ERR_INVALID_ARG: invalid keep-alive
 // header" (or "UND_ERR_NOT_SUPPORTED: expect header not supported") instead of a usage
 // error that names --header.
-t.test(
-  'resolveHeaders: Keep-Alive (hop-by-hop) and Expect are refused like the other fields the suite cannot send',
-  { todo: 'bug: not in OWNED' },
-  async (t) => {
-    throwsUsage(t, () => resolveHeaders(['Keep-Alive: timeout=5'], {}), /^--header Keep-Alive: the suite cannot send it as given/);
-    throwsUsage(t, () => resolveHeaders(['Expect: 100-continue'], {}), /^--header Expect: the suite cannot send it as given/);
-  },
-);
+t.test('resolveHeaders: Keep-Alive (hop-by-hop) and Expect are refused like the other fields the suite cannot send', async (t) => {
+  throwsUsage(t, () => resolveHeaders(['Keep-Alive: timeout=5'], {}), /^--header Keep-Alive: the suite cannot send it as given/);
+  throwsUsage(t, () => resolveHeaders(['Expect: 100-continue'], {}), /^--header Expect: the suite cannot send it as given/);
+});

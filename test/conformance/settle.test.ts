@@ -106,7 +106,7 @@ t.test('a write never visible: the last answer after the window, and that operat
   const sent = await settler.readAfterWrite(list.read, never, writtenAt);
   const took = performance.now() - writtenAt;
   t.ok(took >= 200, `it waited out the window: ${took.toFixed(0)} ms`);
-  t.ok(took < 1000, `and not much longer: ${took.toFixed(0)} ms`);
+  t.ok(took < 1500, `and not much longer: ${took.toFixed(0)} ms`);
   t.ok(list.reads() > 1, `read again within the window: ${list.reads()} reads`);
   t.equal(sent.response.text, String(list.reads()), 'the last answer is returned');
   t.ok(pauses.reduce((a, b) => a + b, 0) <= 200 + pauses.length, `no pause runs past the window's end: ${pauses.join(', ')}`);

@@ -150,20 +150,16 @@ t.test('createTransport: direct without a proxy, through one when the environmen
 // Known bug (reported, not fixed here): a no_proxy entry that is not a valid CIDR
 // block throws RangeError out of BlockList.addSubnet for a target of the same
 // address family, and `petstore conform` ends in "unexpected error" with a stack.
-t.test(
-  'no_proxy: an entry that is not a valid CIDR block is ignored, not a crash',
-  { todo: 'bug: bypasses throws RangeError for /33, /8:8080; treats a missing prefix as /0' },
-  async (t) => {
-    const target = new URL('http://10.0.0.1:8080/v1');
-    for (const entry of ['10.0.0.0/33', '10.0.0.0/8:8080', '10.0.0.0/x', '10.0.0.0/']) {
-      let bypassed: boolean | string;
-      try {
-        bypassed = bypasses(target, entry);
-      } catch (error) {
-        bypassed = `throws ${(error as Error).message}`;
-      }
-      t.equal(bypassed, false, `${entry}: not a block, so no bypass`);
+t.test('no_proxy: an entry that is not a valid CIDR block is ignored, not a crash', async (t) => {
+  const target = new URL('http://10.0.0.1:8080/v1');
+  for (const entry of ['10.0.0.0/33', '10.0.0.0/8:8080', '10.0.0.0/x', '10.0.0.0/']) {
+    let bypassed: boolean | string;
+    try {
+      bypassed = bypasses(target, entry);
+    } catch (error) {
+      bypassed = `throws ${(error as Error).message}`;
     }
-    t.ok(bypasses(target, '10.0.0.0/33, 10.0.0.1'), 'a later valid entry still applies');
-  },
-);
+    t.equal(bypassed, false, `${entry}: not a block, so no bypass`);
+  }
+  t.ok(bypasses(target, '10.0.0.0/33, 10.0.0.1'), 'a later valid entry still applies');
+});
