@@ -1,6 +1,6 @@
 /**
- * The page to read and try the API: Swagger UI, from the installed
- * swagger-ui-dist package (no CDN: it works offline), showing the served
+ * The page to read and try the API: Swagger UI, from swagger-ui-dist's files
+ * shipped in the package (no CDN: it works offline), showing the served
  * document (served-spec.ts), at `/docs`, where the server's root redirects. Its
  * "Authorize" button takes the API key, and "Try it out" sends real requests
  * to this server (the document's server URL is the base path, relative).
@@ -9,9 +9,10 @@
  * document does not. Requests here are not journaled (they are not the
  * interface's); they are logged like any other.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { OperationDescriptor } from '../../spec/operations.js';
 import { JSON_CONTENT_TYPE, type Exchange, type Responder } from './respond.js';
 import { servedDocument } from './served-spec.js';
@@ -27,6 +28,18 @@ const ASSETS: Record<string, string> = {
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
   'favicon-32x32.png': 'image/png',
 };
+
+/**
+ * Where the page's files are: dist/swagger-ui/, next to the compiled code (the
+ * build copies them there, scripts/bundle-swagger-ui.js, and the published
+ * package holds them instead of depending on swagger-ui-dist), else, run from
+ * the sources in this repository, the swagger-ui-dist devDependency itself.
+ */
+function swaggerUiDir(): string {
+  const bundled = fileURLToPath(new URL('../../swagger-ui/', import.meta.url));
+  if (existsSync(join(bundled, 'swagger-ui-bundle.js'))) return bundled;
+  return (createRequire(import.meta.url)('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
+}
 
 /**
  * Swagger UI's set-up, as a file of its own rather than an inline script, so
@@ -153,7 +166,7 @@ export function createDocsHandler(
     if (type === undefined) return undefined;
     let file = files.get(`${DOCS_PREFIX}/${name}`);
     if (!file) {
-      assetsDir ??= (createRequire(import.meta.url)('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
+      assetsDir ??= swaggerUiDir();
       file = { type, body: readFileSync(join(assetsDir, name)) };
       files.set(`${DOCS_PREFIX}/${name}`, file);
     }

@@ -44,8 +44,29 @@ t.test("the README's set-up commands are the project's scripts", async (t) => {
   t.match(readme, /npm ci/);
   t.match(readme, /npm test/);
   t.ok(pkg.scripts['test'], 'npm test exists');
-  t.ok(pkg.scripts['prepare']?.includes('tsc'), 'npm ci compiles through the prepare script');
+  t.match(readme, /npm run build/);
+  t.ok(pkg.scripts['build']?.includes('tsc'), 'npm run build compiles');
+  t.ok(pkg.scripts['prepack']?.includes('npm run build'), 'npm pack builds first');
+  // The published manifest names no script npm could run on a user's install (docs/package.md).
+  for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) t.notOk(pkg.scripts[script], `no ${script} script`);
   const ci = readFileSync(new URL('../../.ci/run', import.meta.url), 'utf8');
   t.match(ci, /npm ci/, '.ci/run installs from the lockfile');
   t.match(ci, /npm test/, '.ci/run runs the README test command');
+});
+
+t.test('docs/package.md names what CI tests and what every Node gets', async (t) => {
+  const doc = read('docs/package.md');
+  const pkg = JSON.parse(read('package.json')) as { engines: { node: string }; overrides: Record<string, string> };
+  t.ok(doc.includes(`\`${pkg.engines.node}\``), `the engines range ${pkg.engines.node}`);
+  const nodes = /PETSTORE_CI_NODES-([^}]+)\}/.exec(read('.ci/run'))?.[1]?.split(/\s+/) ?? [];
+  t.ok(nodes.length >= 2, '.ci/run names the other Node versions');
+  for (const version of nodes) t.ok(doc.includes(version), `Node ${version}, which .ci/run tests`);
+  // The versions the table says every Node gets are the lockfile's.
+  const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { version: string }> };
+  for (const path of ['@stoplight/prism-http', 'undici', 'commander', 'fastify/node_modules/cookie', 'fastify/node_modules/light-my-request']) {
+    const version = lock.packages[`node_modules/${path}`]?.version;
+    t.ok(version && doc.includes(version), `${path} ${version}, as the lockfile has it`);
+  }
+  const { dependencies } = JSON.parse(read('package.json')) as { dependencies: Record<string, string> };
+  t.notOk('swagger-ui-dist' in dependencies, 'swagger-ui-dist (and its @scarf/scarf postinstall) is not a runtime dependency');
 });

@@ -1,0 +1,278 @@
+// The package as a user gets it (docs/package.md): `npm pack`, the tarball
+// installed into an empty project in the system's temporary directory, and
+// there, with nothing of this repository on the path (its node_modules/.bin
+// is taken off PATH, and no parent directory of the project holds a
+// node_modules): the CLI serves and conforms, an ESM file and a CommonJS one
+// use the library, a TypeScript file type-checks against the shipped
+// declarations under node16 and bundler resolution, and the tarball holds
+// what a user needs and nothing else. The install itself is quiet: no
+// warning, and no dependency install script runs.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t, { type Test } from 'tap';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The repository's TypeScript, by absolute path: the tool, not the package under test. */
+const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+const KEY = 'consumer-key';
+
+/** The environment of a user's shell: nothing from this repository or from the npm run and tap around this test. */
+function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/^(npm_|TAP|NODE_OPTIONS$|NODE_PATH$|PETSTORE_)/i.test(name)) continue;
+    env[name] = value;
+  }
+  env['PATH'] = (process.env['PATH'] ?? '')
+    .split(delimiter)
+    .filter((dir) => dir !== '' && !dir.startsWith(ROOT) && !dir.includes('node_modules'))
+    .join(delimiter);
+  return { ...env, ...extra };
+}
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: readonly string[], cwd: string, env = userEnv(), timeout = 300_000): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd, env, timeout, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Starts a long-running command in its own process group, stopped (the whole group: npx and what it runs) when the test ends. */
+function start(t: Test, command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
+  const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  t.teardown(() => {
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {}
+    }
+  });
+  return { child, output: () => out };
+}
+
+function waitFor(output: () => string, pattern: RegExp, child: ChildProcess, timeoutMs = 60_000): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const timer = setInterval(() => {
+      const match = pattern.exec(output());
+      if (match) {
+        clearInterval(timer);
+        resolve(match);
+      } else if (child.exitCode !== null || Date.now() - started > timeoutMs) {
+        clearInterval(timer);
+        reject(new Error(`no ${pattern} (exit ${child.exitCode}); output: ${output()}`));
+      }
+    }, 50);
+  });
+}
+
+// Packing, an install from npm's cache, a conformance run from the CLI and one from a script, and two tsc runs over @types/node.
+t.setTimeout(600_000);
+
+const work = mkdtempSync(join(tmpdir(), 'petstore-consumer-'));
+t.teardown(() => rmSync(work, { recursive: true, force: true }));
+const project = join(work, 'project');
+let tarball = '';
+let files: string[] = [];
+
+t.before(async () => {
+  // As a maintainer publishes: npm pack runs prepack (the build, with the bundled Swagger UI) first.
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], ROOT, { ...userEnv(), PATH: process.env['PATH'] ?? '' });
+  if (packed.code !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
+  const report = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+  const first = report[0];
+  if (!first) throw new Error(`npm pack said nothing: ${packed.stdout}`);
+  tarball = join(work, first.filename);
+  files = first.files.map((f) => f.path).sort();
+
+  // An empty CommonJS project (no "type": Jest's default kind), with @types/node as a TypeScript user has it.
+  const types = JSON.parse(readFileSync(join(ROOT, 'node_modules/@types/node/package.json'), 'utf8')) as { version: string };
+  rmSync(project, { recursive: true, force: true });
+  await run('mkdir', ['-p', project], work);
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }, null, 2)}\n`);
+  const installed = await run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--foreground-scripts', '--save-dev', tarball, `@types/node@${types.version}`],
+    project,
+  );
+  if (installed.code !== 0) throw new Error(`npm install of the tarball failed: ${installed.stdout}${installed.stderr}`);
+  installLog = installed.stdout + installed.stderr;
+});
+let installLog = '';
+
+t.test('the tarball holds what a user needs and nothing else', async (t) => {
+  t.ok(files.includes('package.json') && files.includes('README.md') && files.includes('bin/petstore.js'), 'package.json, README and the bin');
+  t.ok(files.includes('dist/src/index.js') && files.includes('dist/src/index.d.ts'), 'the library and its declarations');
+  t.ok(files.includes('dist/conformance/index.js') && files.includes('dist/conformance/index.d.ts'), 'the suite and its declarations');
+  t.ok(files.includes('spec/openapi.json') && files.includes('fixtures/pets.json'), 'the document and the seed pets file');
+  t.ok(files.includes('dist/swagger-ui/swagger-ui-bundle.js') && files.includes('dist/swagger-ui/LICENSE'), "Swagger UI's files, with their licence");
+  const unwanted = files.filter(
+    (f) =>
+      f.endsWith('.map') ||
+      f.endsWith('.tsbuildinfo') ||
+      /(^|\/)test\//.test(f) ||
+      (f.startsWith('fixtures/') && f !== 'fixtures/pets.json') ||
+      /\.(m|c)?ts$/.test(f.replace(/\.d\.ts$/, '')),
+  );
+  t.strictSame(unwanted, [], 'no tests, fixtures, sources, source maps or build state');
+  const pointers = files
+    .filter((f) => /\.(js|css)$/.test(f))
+    .filter((f) => /[#@] sourceMappingURL=/.test(readFileSync(join(project, 'node_modules/petstore-harness', f), 'utf8')));
+  t.strictSame(pointers, [], 'no file points at a source map');
+});
+
+t.test('the install is quiet and runs no dependency install script', async (t) => {
+  t.notMatch(installLog, /\bwarn\b/i, `no warning in: ${installLog}`);
+  const installed = readdirSync(join(project, 'node_modules'));
+  t.notOk(installed.includes('swagger-ui-dist'), 'swagger-ui-dist is not installed (its files are bundled)');
+  t.notOk(readdirSync(join(project, 'node_modules')).includes('@scarf'), 'no @scarf/scarf: nothing to report the install');
+  const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+  const scripted = Object.entries(lock.packages)
+    .filter(([, p]) => p.hasInstallScript)
+    .map(([path]) => path);
+  t.strictSame(scripted, [], 'no installed package has an install script');
+});
+
+t.test('npx petstore serve answers, and npx petstore conform passes against it', async (t) => {
+  const serve = start(t, 'npx', ['petstore', 'serve', '--host', '127.0.0.1', '--port', '0'], project, userEnv({ PETSTORE_API_KEYS: KEY }));
+  const [, url] = (await waitFor(serve.output, /serving .* at (http:\/\/127\.0\.0\.1:\d+\S*)\n/, serve.child)) as unknown as [string, string];
+  const pets = await fetch(`${url}/pets`, { headers: { authorization: `Bearer ${KEY}` } });
+  await pets.arrayBuffer();
+  t.equal(pets.status, 200, 'GET /pets with the key');
+  const origin = new URL(url).origin;
+  for (const asset of ['/docs', '/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css', '/docs/favicon-32x32.png']) {
+    const res = await fetch(`${origin}${asset}`);
+    await res.arrayBuffer();
+    t.equal(res.status, 200, `${asset} is served from the bundled Swagger UI`);
+  }
+  const conform = await run('npx', ['petstore', 'conform', '--base-url', url, '--api-key', KEY, '--runs', '5'], project);
+  // On a failure, its report (the seed makes it repeatable: --seed <n>) rather than the end of the output.
+  const report = conform.stdout.split('\n').filter((line) => /^(seed |fail|PASS|FAIL)|✗/.test(line.trim()));
+  t.equal(conform.code, 0, `npx petstore conform exits 0: ${report.join('\n')}${conform.stderr.slice(-2000)}`);
+  if (conform.code !== 0) t.comment(conform.stdout);
+});
+
+t.test('an ESM file imports startServer and runConformance and uses them', async (t) => {
+  writeFileSync(
+    join(project, 'esm.mjs'),
+    `import { startServer } from 'petstore-harness';
+import { runConformance } from 'petstore-harness/conformance';
+
+const api = await startServer();
+const result = await runConformance({ baseUrl: api.url, apiKey: api.apiKey, runs: 5 });
+const created = await fetch(api.url + '/pets', {
+  method: 'POST',
+  headers: { authorization: 'Bearer ' + api.apiKey, 'content-type': 'application/json' },
+  body: JSON.stringify({ name: 'Rex', categoryId: 3, status: 'available' }),
+});
+await api.close();
+console.log(JSON.stringify({ ok: result.ok, exercised: result.exercised, created: created.status }));
+`,
+  );
+  const ran = await run(process.execPath, ['esm.mjs'], project);
+  t.equal(ran.code, 0, `node esm.mjs exits 0: ${ran.stderr}`);
+  const out = JSON.parse(ran.stdout.trim().split('\n').pop() ?? '{}') as { ok?: boolean; exercised?: number; created?: number };
+  t.equal(out.ok, true, 'the suite passes against the started server');
+  t.ok((out.exercised ?? 0) > 0, 'and exercised checks');
+  t.equal(out.created, 201, 'a create answered 201');
+  t.equal(ran.stderr, '', 'nothing on stderr');
+});
+
+t.test('a CommonJS file uses startServer through require, and through import()', async (t) => {
+  writeFileSync(
+    join(project, 'cjs-require.js'),
+    `const { startServer } = require('petstore-harness');
+const { runConformance } = require('petstore-harness/conformance');
+
+(async () => {
+  const api = await startServer();
+  const res = await fetch(api.url + '/pets', { headers: { authorization: 'Bearer ' + api.apiKey } });
+  await api.close();
+  console.log(JSON.stringify({ status: res.status, runConformance: typeof runConformance }));
+})();
+`,
+  );
+  writeFileSync(
+    join(project, 'cjs-import.js'),
+    `(async () => {
+  const { startServer } = await import('petstore-harness');
+  const api = await startServer();
+  const res = await fetch(api.url + '/pets', { headers: { authorization: 'Bearer ' + api.apiKey } });
+  await api.close();
+  console.log(JSON.stringify({ status: res.status }));
+})();
+`,
+  );
+  for (const file of ['cjs-require.js', 'cjs-import.js']) {
+    const ran = await run(process.execPath, [file], project);
+    t.equal(ran.code, 0, `node ${file} exits 0 on Node ${process.version}: ${ran.stderr}`);
+    const out = JSON.parse(ran.stdout.trim().split('\n').pop() ?? '{}') as { status?: number; runConformance?: string };
+    t.equal(out.status, 200, `${file}: GET /pets answered 200`);
+    if (file === 'cjs-require.js') t.equal(out.runConformance, 'function', 'runConformance is required too');
+    // require(esm) needs no flag and prints no ExperimentalWarning on the versions engines names.
+    t.equal(ran.stderr, '', `${file}: nothing on stderr`);
+  }
+});
+
+t.test('a TypeScript file type-checks against the shipped declarations, node16 and bundler', async (t) => {
+  writeFileSync(
+    join(project, 'check.mts'),
+    `import { startServer, type StartedServer, type Pet } from 'petstore-harness';
+import { runConformance, type ConformanceResult } from 'petstore-harness/conformance';
+
+const api: StartedServer = await startServer({ ids: 'large' });
+const result: ConformanceResult = await runConformance({ baseUrl: api.url, apiKey: api.apiKey, runs: 5, families: ['responses'] });
+const ok: boolean = result.ok;
+const pet: Pet | undefined = undefined;
+api.assertNoFindings();
+await api.close();
+export { ok, pet };
+`,
+  );
+  // A misuse must fail, or the check above proves nothing (declarations resolved to any would pass anything).
+  writeFileSync(
+    join(project, 'misuse.mts'),
+    `import { startServer } from 'petstore-harness';
+import { runConformance } from 'petstore-harness/conformance';
+
+const api = await startServer({ port: 'not a port' });
+await runConformance({ baseUrl: api.url });
+`,
+  );
+  const settings = {
+    node16: { module: 'node16', moduleResolution: 'node16' },
+    bundler: { module: 'esnext', moduleResolution: 'bundler' },
+  };
+  for (const [name, resolution] of Object.entries(settings)) {
+    // One program for both files: check.mts without an error, misuse.mts with exactly its two (skipLibCheck off: the shipped declarations are checked too).
+    writeFileSync(
+      join(project, `tsconfig.${name}.json`),
+      JSON.stringify({
+        compilerOptions: { ...resolution, target: 'es2022', lib: ['es2023', 'dom'], types: ['node'], strict: true, noEmit: true, skipLibCheck: false },
+        files: ['check.mts', 'misuse.mts'],
+      }),
+    );
+    const ran = await run(process.execPath, [TSC, '-p', `tsconfig.${name}.json`], project);
+    const errors = ran.stdout.match(/^\S+\(\d+,\d+\): error TS\d+/gm) ?? [];
+    t.strictSame(
+      errors.filter((e) => !e.startsWith('misuse.mts')),
+      [],
+      `tsc --noEmit, ${name}: no error but in misuse.mts: ${ran.stdout}${ran.stderr}`,
+    );
+    t.equal(errors.filter((e) => e.startsWith('misuse.mts')).length, 2, `tsc rejects both misuses, ${name}: ${ran.stdout}`);
+  }
+});
