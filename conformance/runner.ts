@@ -230,7 +230,7 @@ async function preflight(ctx: CheckContext): Promise<void> {
     const sent = await ctx.send('responses', { method: list.method, path: list.path, operationId: list.operationId });
     const { response } = sent;
     const url = joinUrl(ctx.options.baseUrl, list.path);
-    const redirect = redirectDiagnosis(response, url, list.path);
+    const redirect = redirectDiagnosis(response, url, list.path, ctx.options.baseUrl);
     if (redirect) throw new TargetUnreachableError(redirect);
     // An answer that is not even JSON came from something in front of the interface; a JSON refusal is the interface's own.
     const foreign = response.json === undefined;
@@ -287,7 +287,7 @@ function connectionFacts(client: Client, options: RunOptions): { connection?: Co
  * A redirect from the base URL (http to https, a moved host): the suite never
  * follows one, so it names the base URL to give instead.
  */
-function redirectDiagnosis(response: WireResponse, url: string, listPath: string): string | undefined {
+function redirectDiagnosis(response: WireResponse, url: string, listPath: string, baseUrl: string): string | undefined {
   const location = response.headers['location'];
   if (response.status < 300 || response.status > 399 || !location) return undefined;
   let target: URL;
@@ -298,6 +298,8 @@ function redirectDiagnosis(response: WireResponse, url: string, listPath: string
   }
   const path = target.pathname.replace(/\/+$/, '');
   const base = path.endsWith(listPath) ? target.origin + path.slice(0, -listPath.length) : undefined;
+  // A redirect to another spelling of the same list (a trailing slash) is the interface's own answer: the checks judge it.
+  if (base !== undefined && base === baseUrl.replace(/\/+$/, '')) return undefined;
   return (
     `${url} answered ${response.status} with Location: ${target.href}; the suite follows no redirect (the key would travel with it), so ` +
     (base ? `give --base-url ${base}` : `give the base URL that serves the interface at the redirect's target`)

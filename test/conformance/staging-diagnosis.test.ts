@@ -50,6 +50,17 @@ t.test('a base URL that redirects to https: exit 2, naming the --base-url to giv
   t.equal(requests, 1, 'one request, before any check');
 });
 
+t.test("a list that redirects to another spelling of itself is the interface's own answer: the checks judge it (exit 1)", async (t) => {
+  let port = 0;
+  ({ port } = await listen(t, (req, res) => {
+    req.resume();
+    res.writeHead(308, { location: `http://127.0.0.1:${port}/v1/pets/` }).end();
+  }));
+  const run = await runCli(['conform', '--base-url', `http://127.0.0.1:${port}/v1`, '--api-key', KEY, ...QUICK]);
+  t.equal(run.code, 1, `a failed requirement, not a wrong target: ${run.stderr}`);
+  t.notMatch(run.stderr, /follows no redirect/);
+});
+
 t.test('a redirect to another path on the same host names that base URL; one elsewhere says what to look for', async (t) => {
   let port = 0;
   ({ port } = await listen(t, (req, res) => {
