@@ -474,10 +474,15 @@ const probes: Record<string, Probe> = {
     },
   },
   'slow-responses': {
+    // The fastest of five answers: a busy machine slows one answer of the base, not all five.
     shows: async (c) => {
-      const start = performance.now();
-      await c.call('/pets');
-      return performance.now() - start >= 25;
+      let fastest = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < 5; i++) {
+        const start = performance.now();
+        await c.call('/pets');
+        fastest = Math.min(fastest, performance.now() - start);
+      }
+      return fastest >= 25;
     },
   },
   'connection-close': { shows: async (c) => (await c.call('/pets')).headers['connection'] === 'close' },
