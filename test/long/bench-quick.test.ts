@@ -5,7 +5,9 @@
 import { spawn } from 'node:child_process';
 import t from 'tap';
 
-t.test('npm run bench -- --quick runs every scenario and prints its tables', async (t) => {
+// The quick bench runs every scenario against every server for a second or more: beyond tap's default per file.
+t.setTimeout(600_000);
+t.test('npm run bench -- --quick runs every scenario and prints its tables', { timeout: 600_000 }, async (t) => {
   const child = spawn(process.execPath, ['bench/run.mjs', '--quick', '--generator', 'autocannon', '--seconds', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
