@@ -10,7 +10,6 @@ export default {
   mutate: [
     'src/server/auth.ts',
     'src/server/body.ts',
-    'spec/json/parse.ts',
     'src/server/params.ts',
     'src/server/router.ts',
     'src/store/ids.ts',
@@ -24,14 +23,11 @@ export default {
       'test/server/authenticator.test.ts',
       'test/server/route-matching.test.ts',
       'test/server/params-reader.test.ts',
-      'test/store/pet-store.test.ts',
-      'test/json/parse.test.ts',
-      // Through a running server.
-      'test/server/auth.test.ts',
+      'test/server/body-reader.test.ts',
       'test/server/query.test.ts',
-      'test/server/routing.test.ts',
-      'test/server/create-pet.test.ts',
-      'test/server/ids.test.ts',
+      'test/store/pet-store.test.ts',
+      // Through a running server: slower, so only the one nearest to authentication.
+      'test/server/auth.test.ts',
     ],
     nodeArgs: ['-r', '{{hookFile}}', '--import', 'tsx'],
     forceBail: true,
@@ -41,8 +37,10 @@ export default {
   reporters: ['json', 'clear-text', 'progress-append-only'],
   jsonReporter: { fileName: 'reports/mutation/server.json' },
   tempDirName: '.stryker-tmp',
+  // Not copied to the sandbox: a second biome configuration below the root breaks `npm run lint` during a run.
+  ignorePatterns: ['biome.jsonc', 'docs', 'bench'],
   cleanTempDir: 'always',
   concurrency: 2,
-  timeoutMS: 20000,
+  timeoutMS: 5000,
   incremental: false,
 };

@@ -146,7 +146,7 @@ async function main() {
       console.log(
         `${family}: ${files.join(', ')}; ${fixtures.length} broken fixtures list it, ${witnesses.length} caught by ${family} alone; baseline ${Math.round((Date.now() - familyStarted) / 1000)} s`,
       );
-      const counts = { mutants: 0, ignored: 0, killed: 0, killedByBase: 0, equivalent: 0, survived: 0, noCoverage: 0 };
+      const counts = { mutants: 0, ignored: 0, killed: 0, killedByBase: 0, equivalent: 0, open: 0, survived: 0, noCoverage: 0 };
       const survivors = [];
       for (const m of mutants) {
         if (m.status === 'Ignored') {
@@ -178,18 +178,19 @@ async function main() {
         }
         if (killedBy === 'base') counts.killedByBase++;
         else if (killedBy) counts.killed++;
-        else if (known.has(keyOf(described))) counts.equivalent++;
+        else if (known.get(keyOf(described))?.status === 'equivalent') counts.equivalent++;
+        else if (known.get(keyOf(described))?.status === 'open') counts.open++;
         else {
           if (reached.has(m.switchId)) counts.survived++;
           else counts.noCoverage++;
-          survivors.push({ ...described, status: reached.has(m.switchId) ? 'Survived' : 'NoCoverage', reason: '' });
+          survivors.push({ ...described, found: reached.has(m.switchId) ? 'Survived' : 'NoCoverage', status: '', reason: '' });
         }
         if (args.includes('--list')) console.log(`${m.file}:${m.location.start.line + 1} ${m.mutatorName} ${described.replacement} -> ${killedBy ?? 'survived'}`);
       }
       const seconds = Math.round((Date.now() - familyStarted) / 1000);
       summary.push({ family, files, fixtures: fixtures.length, witnesses: witnesses.length, ...counts, seconds });
       console.log(
-        `${family}: ${counts.mutants} mutants (${counts.ignored} descriptive ones not generated): ${counts.killed} killed by a fixture, ${counts.killedByBase} by the base, ${counts.equivalent} equivalent, ${counts.survived} surviving, ${counts.noCoverage} not reached; ${seconds} s`,
+        `${family}: ${counts.mutants} mutants (${counts.ignored} descriptive ones not generated): ${counts.killed} killed by a fixture, ${counts.killedByBase} by the base, ${counts.equivalent} equivalent, ${counts.open} open (fixture missing, recorded), ${counts.survived} surviving, ${counts.noCoverage} not reached; ${seconds} s`,
       );
       if (survivors.length > 0) {
         failed = true;
