@@ -42,7 +42,8 @@ const TARGETS = [
   { file: 'conformance/checks/auth.ts', family: 'auth' },
   // The credential catalogue: the near misses of the key every auth check sends.
   { file: 'conformance/arbitraries/requests.ts', family: 'auth', only: ['refusedAuthorizationExamples'] },
-  { file: 'conformance/checks/media-types.ts', family: 'media-types' },
+  // Not run by default (`--family media-types`): its survivors are not triaged yet (docs/mutation.md).
+  { file: 'conformance/checks/media-types.ts', family: 'media-types', optIn: true },
 ];
 
 const RUN = { runs: 25, seed: 1, timeBudgetMs: 120_000 };
@@ -102,7 +103,7 @@ const keyOf = (e) => JSON.stringify([e.file, e.line, e.at, e.mutator, e.original
 async function main() {
   const args = process.argv.slice(2);
   const familyArg = args.includes('--family') ? args[args.indexOf('--family') + 1] : undefined;
-  const targets = TARGETS.filter((t) => !familyArg || t.family === familyArg);
+  const targets = TARGETS.filter((t) => (familyArg ? t.family === familyArg : !t.optIn));
   const started = Date.now();
   const sandbox = mkdtempSync(join(tmpdir(), 'petstore-mutate-checks-'));
   try {
