@@ -25,6 +25,7 @@ export default {
       'test/server/params-reader.test.ts',
       'test/server/body-reader.test.ts',
       'test/server/query.test.ts',
+      'test/store/id-assignment.test.ts',
       'test/store/pet-store.test.ts',
       // Through a running server: slower, so only the one nearest to authentication.
       'test/server/auth.test.ts',
