@@ -26,6 +26,8 @@ t.test('a JSON content type is application/json in any case, with no charset but
     'application/jsonx',
     'application/json; charset=latin1',
     'application/json; charset=utf-16',
+    'application/json; charset', // a parameter without a value
+    'application/json; charset=utf"-8', // a quote only at the ends is taken off
     'json',
   ]) {
     t.notOk(isJsonContentType(type), String(type));
@@ -122,4 +124,20 @@ t.test('what the handler throws is answered as a failure, not left to crash the 
     }),
     { failed: boom },
   );
+});
+
+t.test('a body over the limit is answered once, however much more arrives', async (t) => {
+  const answers: string[] = [];
+  const req = Object.assign(new PassThrough(), { headers: { ...JSON_TYPE, 'transfer-encoding': 'chunked' } });
+  const x = { req } as unknown as Exchange;
+  const respond = {
+    sendError: (_x: Exchange, code: string) => answers.push(code),
+    fail: () => answers.push('fail'),
+  } as unknown as Responder;
+  readJsonBody(x, respond, { maxBytes: 4, parse: { maxDepth: 8, maxMembers: 100 }, expected: 'JSON' }, () => answers.push('value'));
+  for (const chunk of ['"abc', 'defgh', 'ijk', 'lmn"']) req.write(chunk);
+  req.end();
+  req.resume();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.same(answers, ['payload_too_large']);
 });

@@ -105,3 +105,30 @@ t.test('a required path parameter that is missing is refused', async (t) => {
   t.same(getPet({}, undefined), { ok: false, message: 'path parameter petId is required', name: 'petId', sent: 'no petId' });
   t.same(getPet({ other: '1' }, 'petId=1'), { ok: false, message: 'path parameter petId is required', name: 'petId', sent: 'no petId' }, 'not from the query');
 });
+
+t.test('a parameter without a default and not sent is left out, not set to undefined', async (t) => {
+  const read = listPets({}, 'limit=3');
+  t.ok(read.ok && !('status' in read.values), 'no status key');
+});
+
+t.test('the name of a path parameter, in the query, is an unknown query parameter', async (t) => {
+  const heard: string[] = [];
+  t.same(getPet({ petId: '1' }, 'petId=2', (name) => heard.push(name)), { ok: true, values: { petId: 1n } });
+  t.same(heard, ['petId']);
+});
+
+t.test('without a query no parameter is told as unknown', async (t) => {
+  const heard: string[] = [];
+  listPets({}, undefined, (name) => heard.push(name));
+  listPets({}, '', (name) => heard.push(name));
+  t.same(heard, []);
+});
+
+t.test('a status of digits is not read as an integer: it is a string outside the enumeration', async (t) => {
+  t.same(listPets({}, 'status=5'), {
+    ok: false,
+    message: 'query parameter status must be one of: available, pending, sold',
+    name: 'status',
+    sent: 'status=5',
+  });
+});
