@@ -113,7 +113,10 @@ t.test('a parameter without a default and not sent is left out, not set to undef
 
 t.test('the name of a path parameter, in the query, is an unknown query parameter', async (t) => {
   const heard: string[] = [];
-  t.same(getPet({ petId: '1' }, 'petId=2', (name) => heard.push(name)), { ok: true, values: { petId: 1n } });
+  t.same(
+    getPet({ petId: '1' }, 'petId=2', (name) => heard.push(name)),
+    { ok: true, values: { petId: 1n } },
+  );
   t.same(heard, ['petId']);
 });
 
