@@ -375,6 +375,18 @@ const probes: Record<string, Probe> = {
     },
   },
   'scheme-not-anchored': { shows: async (c) => (await c.call('/pets', { auth: `XBearer ${KEY}` })).status === 200 },
+  'scheme-ends-in-bearer': {
+    shows: async (c) =>
+      (await c.call('/pets', { auth: `XBearer ${KEY}` })).status === 200 && (await c.call('/pets', { auth: `Basic bearer ${KEY}` })).status === 401,
+  },
+  'scheme-starts-with-bearer': {
+    shows: async (c) =>
+      (await c.call('/pets', { auth: `BearerX ${KEY}` })).status === 200 && (await c.call('/pets', { auth: `XBearer ${KEY}` })).status === 401,
+  },
+  'scheme-any-word': {
+    shows: async (c) =>
+      (await c.call('/pets', { auth: `Basic bearer ${KEY}` })).status === 200 && (await c.call('/pets', { auth: `XBearer ${KEY}` })).status === 401,
+  },
   'client-assigned-id': { shows: async (c) => (await c.create('{"id":4242,"name":"Rex","categoryId":1}')).json?.id === 4242n },
   'replaces-pet-on-id': {
     options: { initialPets: somePets(1) },

@@ -61,6 +61,24 @@ t.test('the Bearer scheme name is case-insensitive (RFC 9110 §11.1)', async (t)
   }
 });
 
+t.test('the Bearer scheme is the first token of Authorization and nothing else (RFC 9110 §11.4, RFC 6750 §2.1)', async (t) => {
+  const { api, key } = await startTestServer(t);
+  for (const auth of [
+    `XBearer ${key}`, // a scheme that ends in "bearer"
+    `xbearer ${key}`,
+    `BearerX ${key}`, // a scheme that starts with "bearer"
+    `Bearerbearer ${key}`,
+    `Basic bearer ${key}`, // "bearer" as the second token
+    `Token Bearer ${key}`,
+    `,Bearer ${key}`, // something before the scheme
+    `"Bearer" ${key}`,
+  ]) {
+    const r = await api('/pets', { auth });
+    t.equal(r.status, 401, JSON.stringify(auth));
+    t.equal(r.headers['www-authenticate'], CHALLENGE, `${JSON.stringify(auth)}: no Bearer credential was presented`);
+  }
+});
+
 t.test('the key itself is compared exactly', async (t) => {
   const { api, key } = await startTestServer(t);
   for (const wrong of [key.toUpperCase(), `${key}x`, key.slice(0, -1), ` ${key}x`]) {

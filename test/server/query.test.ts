@@ -47,3 +47,7 @@ t.test('queryPairs on the common shapes', async (t) => {
     ['x', 'A'],
   ]);
 });
+
+t.test('queryPairs reads lone surrogates as URLSearchParams does (as U+FFFD), at either end of the range', async (t) => {
+  for (const query of ['a=\ud800', 'a=\udfff', '\ud800=b', 'a=\udbff\ud7ff', 'a=\ue000', 'a=\ud7ff']) t.ok(agrees(query), JSON.stringify(query));
+});

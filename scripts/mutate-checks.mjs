@@ -1,0 +1,211 @@
+#!/usr/bin/env node
+/**
+ * Part 2 of `npm run mutate` (issue 27): the suite's checks, mutated, against
+ * the broken fixtures. Run with `node --import tsx` (scripts/mutate.mjs does).
+ *
+ * Each target below is a check module (or a catalogue) and the family it
+ * serves. Stryker's instrumenter places every mutant of the targets in one
+ * copy of the project (mutant switching), so one process runs them all:
+ *
+ * 1. Baseline, no mutant active: the family's checks alone, `--runs 25
+ *    --seed 1`, against the unmodified base implementation (must pass) and
+ *    against every broken fixture that lists the family in `violates` (the
+ *    ones the family catches by itself are its witnesses).
+ * 2. Each mutant the baseline reached is activated in turn and the family run
+ *    again: against the base first (a mutant that now fails a correct server
+ *    is killed by it), then against each witness until one is no longer
+ *    caught (killed by that fixture). A mutant every witness still fails is a
+ *    blind spot of the corpus: a broken fixture is missing, unless the mutant
+ *    is listed in mutation/check-equivalents.json with the reason it changes
+ *    nothing a server can show.
+ *
+ * Mutants in what only describes a result (titles, requirements, labels,
+ * messages, coverage notes, advisories, which never fail a run) are not
+ * generated; they are counted as ignored.
+ *
+ * Exit code 1 when a mutant survives that is not listed as equivalent.
+ * `--family auth` runs one family's targets; `--list` prints the mutants.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Instrumenter } from '@stryker-mutator/instrumenter';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * What is mutated, and the family whose fixtures judge it. `only` limits a
+ * file to the named top-level functions (a catalogue inside a larger module).
+ */
+const TARGETS = [
+  { file: 'conformance/checks/auth.ts', family: 'auth' },
+  // The credential catalogue: the near misses of the key every auth check sends.
+  { file: 'conformance/arbitraries/requests.ts', family: 'auth', only: ['refusedAuthorizationExamples'] },
+  // Not run by default (`--family media-types`): its survivors are not triaged yet (docs/mutation.md).
+  { file: 'conformance/checks/media-types.ts', family: 'media-types', optIn: true },
+];
+
+const RUN = { runs: 25, seed: 1, timeBudgetMs: 120_000 };
+
+/** Object properties that only describe a check or a result. */
+const DESCRIPTIVE = new Set(['title', 'requirement', 'seedSection', 'seed', 'observed', 'referenceBehaviour', 'reference', 'label', 'description', 'note', 'decision']);
+/** Calls whose arguments never decide a pass or a failure. */
+const SILENT_CALLS = new Set(['cover', 'unspecified', 'advise']);
+/** Constructors whose first argument is a message only. */
+const MESSAGES = new Set(['Violation', 'NothingToExercise', 'Error']);
+
+function ignorerFor(targets) {
+  return {
+    shouldIgnore(path) {
+      const node = path.node;
+      const target = targets.find((t) => join(root, t.file) === path.hub?.file?.opts?.filename);
+      if (target?.only && path.parentPath?.isProgram?.()) {
+        const declared = node.type === 'ExportNamedDeclaration' ? node.declaration : node;
+        const name = declared?.id?.name ?? declared?.declarations?.[0]?.id?.name;
+        if (!target.only.includes(name)) return 'outside the catalogue';
+      }
+      if (node.type === 'ObjectProperty' && DESCRIPTIVE.has(node.key?.name ?? node.key?.value)) return 'describes a check or a result';
+      if (node.type === 'CallExpression' && SILENT_CALLS.has(node.callee?.property?.name)) return 'coverage or an advisory: never a failure';
+      const parent = path.parentPath?.node;
+      if (parent?.type === 'NewExpression' && MESSAGES.has(parent.callee?.name) && parent.arguments[0] === node) return 'a message';
+      if (parent?.type === 'CallExpression' && parent.callee?.name === 'expectStatus' && parent.arguments[2] === node) return 'a message';
+      return undefined;
+    },
+  };
+}
+
+const silentLogger = { debug() {}, trace() {}, info() {}, warn: console.warn, error: console.error, fatal: console.error };
+for (const level of ['Trace', 'Debug', 'Info', 'Warn', 'Error', 'Fatal']) silentLogger[`is${level}Enabled`] = () => level === 'Warn' || level === 'Error';
+
+/** Every target in one instrumentation, so that mutant ids are unique across files. */
+async function instrument(sandbox, targets) {
+  const files = targets.map((t) => ({ name: join(root, t.file), content: readFileSync(join(root, t.file), 'utf8'), mutate: true }));
+  const result = await new Instrumenter(silentLogger).instrument(files, { plugins: null, excludedMutations: [], ignorers: [ignorerFor(targets)] });
+  for (const file of result.files) writeFileSync(join(sandbox, relative(root, file.name)), file.content);
+  return result.mutants.map((m) => {
+    const target = targets.find((t) => join(root, t.file) === m.fileName);
+    return { ...m, file: target.file, family: target.family, source: files.find((f) => f.name === m.fileName).content };
+  });
+}
+
+/** As scripts/mutate.mjs describes a survivor (the instrumenter counts lines and columns from 0). */
+function describe(m) {
+  const lines = m.source.split('\n');
+  const { start, end } = m.location;
+  const text = lines[start.line] ?? '';
+  const indent = text.length - text.trimStart().length;
+  const original = start.line === end.line ? text.slice(start.column, end.column) : `${text.slice(start.column)}…`;
+  return { file: m.file, line: text.trim(), at: start.column + 1 - indent, mutator: m.mutatorName, original, replacement: m.replacement };
+}
+const keyOf = (e) => JSON.stringify([e.file, e.line, e.at, e.mutator, e.original, e.replacement]);
+
+async function main() {
+  const args = process.argv.slice(2);
+  const familyArg = args.includes('--family') ? args[args.indexOf('--family') + 1] : undefined;
+  const targets = TARGETS.filter((t) => (familyArg ? t.family === familyArg : !t.optIn));
+  const started = Date.now();
+  const sandbox = mkdtempSync(join(tmpdir(), 'petstore-mutate-checks-'));
+  try {
+    for (const dir of ['conformance', 'spec', 'src', 'fixtures']) cpSync(join(root, dir), join(sandbox, dir), { recursive: true });
+    for (const file of ['package.json', 'tsconfig.json']) cpSync(join(root, file), join(sandbox, file));
+    for (const link of ['node_modules', 'dist']) symlinkSync(join(root, link), join(sandbox, link));
+    const all = (await instrument(sandbox, targets)).map((m) => ({ ...m, switchId: m.id }));
+    // The instrumented modules keep the coverage object they first see: it is emptied in place, never replaced.
+    const ns = (globalThis.__stryker__ ??= {});
+    ns.mutantCoverage = { static: {}, perTest: {} };
+    const { runConformance } = await import(pathToFileURL(join(sandbox, 'conformance/index.ts')).href);
+    const { implementations, startVariant } = await import(pathToFileURL(join(sandbox, 'fixtures/implementations/index.mjs')).href);
+
+    /** Whether the family's checks report a failure for this implementation ("base" or a fixture). */
+    async function caught(name, family) {
+      const server = await startVariant(name, { apiKey: 'test-key' });
+      try {
+        const result = await runConformance({ baseUrl: server.url, apiKey: server.apiKey, families: [family], ...RUN });
+        return result.failures.some((f) => f.family === family);
+      } finally {
+        await server.close();
+      }
+    }
+
+    const equivalents = JSON.parse(readFileSync(join(root, 'mutation/check-equivalents.json'), 'utf8'));
+    const known = new Map(equivalents.map((e) => [keyOf(e), e]));
+    const summary = [];
+    let failed = false;
+    for (const family of [...new Set(targets.map((t) => t.family))]) {
+      const files = targets.filter((t) => t.family === family).map((t) => t.file);
+      const mutants = all.filter((m) => m.family === family);
+      const fixtures = implementations.filter((i) => i.kind === 'broken' && i.violates.includes(family)).map((i) => i.name);
+      // Baseline, with coverage: which mutants the family's runs reach at all.
+      ns.activeMutant = undefined;
+      for (const id of Object.keys(ns.mutantCoverage.static)) delete ns.mutantCoverage.static[id];
+      const familyStarted = Date.now();
+      if (await caught('base', family)) throw new Error(`the unmutated ${family} checks fail the base implementation`);
+      const witnesses = [];
+      for (const name of fixtures) if (await caught(name, family)) witnesses.push(name);
+      const reached = new Set(Object.keys(ns.mutantCoverage.static));
+      console.log(
+        `${family}: ${files.join(', ')}; ${fixtures.length} broken fixtures list it, ${witnesses.length} caught by ${family} alone; baseline ${Math.round((Date.now() - familyStarted) / 1000)} s`,
+      );
+      const counts = { mutants: 0, ignored: 0, killed: 0, killedByBase: 0, equivalent: 0, open: 0, survived: 0, noCoverage: 0 };
+      const survivors = [];
+      for (const m of mutants) {
+        if (m.status === 'Ignored') {
+          counts.ignored++;
+          continue;
+        }
+        counts.mutants++;
+        const described = describe(m);
+        let killedBy;
+        if (reached.has(m.switchId)) {
+          ns.activeMutant = m.switchId;
+          ns.hitCount = 0;
+          ns.hitLimit = 5_000_000;
+          try {
+            if (await caught('base', family)) killedBy = 'base';
+            else
+              for (const name of witnesses) {
+                if (!(await caught(name, family))) {
+                  killedBy = name;
+                  break;
+                }
+              }
+          } catch (error) {
+            killedBy = `an error (${String(error).slice(0, 80)})`;
+          } finally {
+            ns.activeMutant = undefined;
+            ns.hitLimit = undefined;
+          }
+        }
+        if (killedBy === 'base') counts.killedByBase++;
+        else if (killedBy) counts.killed++;
+        else if (known.get(keyOf(described))?.status === 'equivalent') counts.equivalent++;
+        else if (known.get(keyOf(described))?.status === 'open') counts.open++;
+        else {
+          if (reached.has(m.switchId)) counts.survived++;
+          else counts.noCoverage++;
+          survivors.push({ ...described, found: reached.has(m.switchId) ? 'Survived' : 'NoCoverage', status: '', reason: '' });
+        }
+        if (args.includes('--list')) console.log(`${m.file}:${m.location.start.line + 1} ${m.mutatorName} ${described.replacement} -> ${killedBy ?? 'survived'}`);
+      }
+      const seconds = Math.round((Date.now() - familyStarted) / 1000);
+      summary.push({ family, files, fixtures: fixtures.length, witnesses: witnesses.length, ...counts, seconds });
+      console.log(
+        `${family}: ${counts.mutants} mutants (${counts.ignored} descriptive ones not generated): ${counts.killed} killed by a fixture, ${counts.killedByBase} by the base, ${counts.equivalent} equivalent, ${counts.open} open (fixture missing, recorded), ${counts.survived} surviving, ${counts.noCoverage} not reached; ${seconds} s`,
+      );
+      if (survivors.length > 0) {
+        failed = true;
+        console.log(`${family}: surviving mutants (a broken fixture is missing, or an equivalent to list):`);
+        console.log(JSON.stringify(survivors, null, 2));
+      }
+    }
+    console.log(`\nchecks: ${JSON.stringify(summary)}; ${Math.round((Date.now() - started) / 1000)} s in all`);
+    return failed ? 1 : 0;
+  } finally {
+    rmSync(sandbox, { recursive: true, force: true });
+  }
+}
+
+process.exitCode = await main();
+// Fixture servers and timers of a mutated run may linger: the verdict is in.
+setTimeout(() => process.exit(process.exitCode), 100).unref();
