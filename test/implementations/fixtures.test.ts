@@ -375,6 +375,22 @@ const probes: Record<string, Probe> = {
     },
   },
   'scheme-not-anchored': { shows: async (c) => (await c.call('/pets', { auth: `XBearer ${KEY}` })).status === 200 },
+  'accepts-empty-authorization': { shows: async (c) => (await c.call('/pets', { auth: '' })).status === 200 },
+  'accepts-bare-bearer': { shows: async (c) => (await c.call('/pets', { auth: 'Bearer' })).status === 200 },
+  'accepts-basic-key': { shows: async (c) => (await c.call('/pets', { auth: `Basic ${Buffer.from(`${KEY}:`).toString('base64')}` })).status === 200 },
+  'accepts-token-scheme': { shows: async (c) => (await c.call('/pets', { auth: `Token ${KEY}` })).status === 200 },
+  'accepts-key-with-suffix': {
+    shows: async (c) =>
+      (await c.call('/pets', { auth: `Bearer ${KEY}x` })).status === 200 && (await c.call('/pets', { auth: `Bearer x${KEY}` })).status === 401,
+  },
+  'accepts-key-with-prefix': {
+    shows: async (c) =>
+      (await c.call('/pets', { auth: `Bearer x${KEY}` })).status === 200 && (await c.call('/pets', { auth: `Bearer ${KEY}x` })).status === 401,
+  },
+  'accepts-truncated-key': { shows: async (c) => (await c.call('/pets', { auth: `Bearer ${KEY.slice(0, -1)}` })).status === 200 },
+  'refuses-key-with-filter': {
+    shows: async (c) => (await c.call('/pets?status=sold')).status === 401 && (await c.call('/pets')).status === 200,
+  },
   'scheme-ends-in-bearer': {
     shows: async (c) =>
       (await c.call('/pets', { auth: `XBearer ${KEY}` })).status === 200 && (await c.call('/pets', { auth: `Basic bearer ${KEY}` })).status === 401,
