@@ -78,9 +78,25 @@ export function createRequestLogger(format: LogFormat, write: (line: string) => 
   const timeOfDay = createTimeOfDay();
   return (r, redact) =>
     write(
-      `${timeOfDay(r.arrivedAt)} ${padMethod(r.method)} ${utf8Bytes(redact(r.path))} ${ARROW} ${r.status}${r.code ? ` ${r.code}` : ''} ${r.latencyMs.toFixed(1)} ms` +
+      `${timeOfDay(r.arrivedAt)} ${padMethod(r.method)} ${utf8Bytes(redact(r.path))} ${ARROW} ${r.status}${r.code ? ` ${r.code}` : ''} ${tenths(r.latencyMs)} ms` +
         `${r.fault ? ` [fault: ${utf8Bytes(r.fault)}]` : ''}${r.findings ? ` [${findingsBytes(r.findings)}]` : ''}\n`,
     );
+}
+
+/**
+ * `ms.toFixed(1)`, the same text for every number, in half the time for a
+ * latency as the server records it (hundredths: `Math.round(x * 100) / 100`).
+ * Such a number is the double nearest k / 100, which is never within 0.01 of
+ * a tie between two tenths unless k ends in 5: then whether the double lies
+ * above or below the tie decides, and toFixed is asked.
+ */
+export function tenths(ms: number): string {
+  const k = Math.round(ms * 100);
+  const last = k % 10;
+  if (last === 5 || !(k >= 0 && k <= Number.MAX_SAFE_INTEGER) || k / 100 !== ms) return ms.toFixed(1);
+  const n = (k - last) / 10 + (last > 5 ? 1 : 0);
+  const units = n % 10;
+  return `${(n - units) / 10}.${units}`;
 }
 
 /** `HH:MM:SS.mmm` (UTC, as the ISO date shows it) of an instant; the part up to the second made once a second. */

@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import t, { type Test } from 'tap';
 import { request } from 'undici';
 import type { JournalRecord } from '../../src/server/control/journal.js';
-import { createRequestLogger, utf8Bytes } from '../../src/server/log.js';
+import { createRequestLogger, tenths, utf8Bytes } from '../../src/server/log.js';
 import { startCli, startServe, waitForOutput, type Cli } from '../helpers/cli.js';
 
 t.jobs = 4;
@@ -192,4 +192,20 @@ t.test('a line is handed over as its UTF-8 bytes, one character a byte: written 
   }
   t.equal(utf8Bytes('plain ASCII'), 'plain ASCII', 'ASCII is itself');
   t.equal(Buffer.from(utf8Bytes('→ é ✓ 🐕'), 'latin1').toString('utf8'), '→ é ✓ 🐕');
+});
+
+t.test('a latency is shown in tenths exactly as toFixed(1) shows it, ties included', async (t) => {
+  let mismatches = 0;
+  const check = (x: number) => {
+    if (tenths(x) !== x.toFixed(1) && mismatches++ < 5) t.fail(`${x}: ${tenths(x)}, toFixed ${x.toFixed(1)}`);
+  };
+  // Every latency as the server records one (hundredths) up to 20 s, ties (0.05, 0.15, 1.25…) included.
+  for (let k = 0; k <= 2_000_000; k++) check(k / 100);
+  for (let i = 0; i < 100_000; i++) {
+    const raw = Math.random() * 10 ** (Math.random() * 9);
+    check(Math.round(raw * 100) / 100);
+    check(raw);
+  }
+  for (const x of [0, -0, -1.25, 1e21, Number.NaN, Number.POSITIVE_INFINITY, 0.049999, 90071992547409.93, 5e-324]) check(x);
+  t.equal(mismatches, 0);
 });
