@@ -6,7 +6,7 @@ import { createServer, type PetstoreServer } from '../server/index.js';
 import { DEFAULT_BASE_PATH, DEFAULT_HOST, DEFAULT_PORT, DEVELOPMENT_API_KEY, defaultLimits } from '../server/decisions.js';
 import { writeFile } from 'node:fs/promises';
 import { describeFindings, type Finding } from '../server/findings/index.js';
-import { createNoticeWriter, createRequestLogger } from '../server/log.js';
+import { createNoticeWriter, createRequestLogger, utf8Bytes } from '../server/log.js';
 import { createLineBuffer } from '../server/line-buffer.js';
 import {
   DEFAULT_REDIS_PREFIX,
@@ -86,14 +86,16 @@ type ServeOptions = ReturnType<ReturnType<typeof declareServe>['opts']>;
 
 async function serve(options: ServeOptions, io: CliIo): Promise<void> {
   const apiKeys = resolveApiKeys({ flags: options.apiKey ?? [], env: io.env['PETSTORE_API_KEYS'], file: options.apiKeysFile });
-  // Request lines are gathered and written once per turn of the event loop;
-  // a notice goes through the same buffer, flushed at once, so lines stay in order.
-  const out = createLineBuffer((text) => io.stdout.write(text));
+  // Request lines are gathered and written together (line-buffer.ts); a
+  // notice goes through the same buffer, flushed at once, so lines stay in
+  // order. What waits is UTF-8 bytes, one character per byte (utf8Bytes), so
+  // that writing it is a copy.
+  const out = createLineBuffer((bytes) => io.stdout.write(Buffer.from(bytes, 'latin1')));
   const stopFlushingOnExit = out.flushOnExit();
   const log = createRequestLogger(options.quiet ? 'off' : options.log, out.write);
   // With --log json every line of stdout is JSON, notices included.
   const notice = createNoticeWriter(options.log, (text) => {
-    out.write(text);
+    out.write(utf8Bytes(text));
     out.flush();
   });
   try {

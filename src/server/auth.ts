@@ -66,7 +66,8 @@ export function hasRepeatedAuthorization(rawHeaders: readonly string[]): boolean
   let seen = 0;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
-    if (name.length === 13 && name.toLowerCase() === 'authorization' && ++seen > 1) return true;
+    // The usual spellings are compared as they are, without making a lower-case copy.
+    if (name.length === 13 && (name === 'Authorization' || name === 'authorization' || name.toLowerCase() === 'authorization') && ++seen > 1) return true;
   }
   return false;
 }

@@ -51,12 +51,17 @@ export function createOperationHandlers({ store, limits, respond, findings, base
   return {
     listPets(x, params) {
       const limit = Number(params['limit']);
-      settle(x, respond, store.list(limit, params['status'] as PetStatus | undefined), (page) => respond.send(x, 200, page));
+      const page = store.list(limit, params['status'] as PetStatus | undefined);
+      // In memory the page is at hand: answered without a closure made for it.
+      if (!(page instanceof Promise)) return respond.send(x, 200, page);
+      settle(x, respond, page, (page) => respond.send(x, 200, page));
     },
 
     getPet(x, params) {
       const id = params['petId'] as bigint;
-      settle(x, respond, store.get(id), (json) => {
+      const pet = store.get(id);
+      if (pet !== undefined && !(pet instanceof Promise)) return respond.send(x, 200, pet);
+      settle(x, respond, pet, (json) => {
         if (json !== undefined) return respond.send(x, 200, json);
         const notFound = () => respond.sendError(x, 'pet_not_found', `no animal has id ${id}`);
         const candidates = findings ? roundingCandidates(id) : [];

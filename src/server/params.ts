@@ -55,6 +55,8 @@ function coerce(text: string, schema: Record<string, unknown>): JsonValue {
   return schema['type'] === 'integer' ? (parseDecimalInteger(text) ?? text) : text;
 }
 
+const NO_PAIRS: readonly [string, string][] = [];
+
 export function compileParamsReader(operation: OperationDescriptor): ParamsReader {
   const params = operation.parameters
     .filter((p) => p.in === 'path' || p.in === 'query')
@@ -66,7 +68,7 @@ export function compileParamsReader(operation: OperationDescriptor): ParamsReade
   const queryNames = params.filter((p) => p.in === 'query').map((p) => p.name);
   return (pathParams, query, unknown, context) => {
     const values: ParamValues = {};
-    const pairs = query ? queryPairs(query) : [];
+    const pairs = query ? queryPairs(query) : NO_PAIRS;
     // Before the parameters are judged, so that a refused request still tells of a misspelt name beside the bad value.
     if (unknown) for (const [name, value] of pairs) if (!queryNames.includes(name)) unknown(name, value, context);
     for (const p of params) {

@@ -9,8 +9,11 @@
  *   stored. Ids that are not their positions (`--ids random`, or a state
  *   file's) are kept in a list beside the pets and found through a map;
  * - each pet's JSON is encoded to UTF-8 once, at creation, into one growing
- *   byte arena, each followed by a comma. A getPet answer is a view of the
- *   arena (no copy), and an unfiltered page is one contiguous slice of it;
+ *   byte arena, each followed by a comma. An unfiltered page is one
+ *   contiguous slice of it. A getPet answer is a copy of the pet's bytes in
+ *   memory of its own, made on the pet's first read and kept for the next
+ *   ones (a bounded number of pets, see READ_CACHE_SLOTS), so that the
+ *   journal keeps it by reference instead of copying it per request;
  * - each status keeps the ids that have it in an array that only grows, so a
  *   filtered page of N pets costs O(N), whatever the size of the store;
  * - a full page (as many pets as its limit) stays as it is until a reset, so
@@ -46,6 +49,12 @@ const PAGE_CACHE_BYTES = 4 * 1024 * 1024;
 /** The arena's first size, and how much it grows by when full: by half keeps the slack (and the copy) small for large stores. */
 const ARENA_START_BYTES = 64 * 1024;
 const ARENA_GROWTH = 1.5;
+/**
+ * How many pets' answers are kept in memory of their own, by index (slot =
+ * index mod this): a pet read again and again (a client polling it, a bench)
+ * costs no copy. About 60 to 200 bytes a pet, so at most a few hundred KiB.
+ */
+const READ_CACHE_SLOTS = 1024;
 
 /** A growable array of 32-bit unsigned integers. */
 class UintList {
@@ -97,9 +106,12 @@ export class PetStore implements Store {
   private changes = 0;
   /** How many pets the seed gave: reset() truncates back to them. */
   private seedSize = 0;
-  /** Full pages by status (NO_STATUS: unfiltered) and limit; emptied by truncate and clear. */
+  /** Full pages by status (NO_STATUS: unfiltered) and limit; emptied by truncate and clear (forgetKept). */
   private pages = new Map<string, Map<number, Buffer>>();
   private pageBytes = 0;
+  /** Answers of pets read, each its own memory (not a view of the arena), in the slot of its index; -1: empty slot. */
+  private readCache: (Buffer | undefined)[] = new Array(READ_CACHE_SLOTS);
+  private readCacheIndex = new Int32Array(READ_CACHE_SLOTS).fill(-1);
 
   constructor(private readonly options: PetStoreOptions) {
     this.mode = options.ids ?? 'sequential';
@@ -195,10 +207,24 @@ export class PetStore implements Store {
     return this.indexOf(id) !== undefined;
   }
 
-  /** The JSON of the pet with this id, if there is one. */
+  /**
+   * The JSON of the pet with this id, if there is one: in memory of its own
+   * (never a view of the arena, which a reset or a growth replaces), the same
+   * Buffer for the next reads of the pet while it stays in the read cache.
+   * Nobody writes into it.
+   */
   get(id: bigint): Buffer | undefined {
     const index = this.indexOf(id);
-    return index === undefined ? undefined : this.arena.subarray(this.startOf(index), this.ends.values[index]);
+    if (index === undefined) return undefined;
+    const slot = index & (READ_CACHE_SLOTS - 1);
+    if (this.readCacheIndex[slot] === index) return this.readCache[slot];
+    const start = this.startOf(index);
+    const end = this.ends.values[index] as number;
+    const own = Buffer.allocUnsafeSlow(end - start);
+    this.arena.copy(own, 0, start, end);
+    this.readCache[slot] = own;
+    this.readCacheIndex[slot] = index;
+    return own;
   }
 
   private indexOf(id: bigint): number | undefined {
@@ -309,7 +335,7 @@ export class PetStore implements Store {
     if (count >= this.size) return;
     if (count <= 0) return this.clear();
     this.changes++;
-    this.forgetPages();
+    this.forgetKept();
     this.ends.length = count;
     this.used = (this.ends.values[count - 1] as number) + 1;
     // Answers still being written are views of the old arena; the pets
@@ -343,7 +369,7 @@ export class PetStore implements Store {
   clear(): void {
     this.changes++;
     this.seedSize = 0;
-    this.forgetPages();
+    this.forgetKept();
     this.arena = Buffer.allocUnsafe(ARENA_START_BYTES);
     this.used = 0;
     this.ends = new UintList();
@@ -352,9 +378,12 @@ export class PetStore implements Store {
     this.sparse = this.mode === 'random' ? { ids: new BigIntList(), indexOf: new Map() } : undefined;
   }
 
-  private forgetPages(): void {
+  /** Forgets the full pages and the pets read: called whenever pets are forgotten, whose indexes new pets will take. */
+  private forgetKept(): void {
     this.pages = new Map();
     this.pageBytes = 0;
+    this.readCache = new Array(READ_CACHE_SLOTS);
+    this.readCacheIndex.fill(-1);
   }
 
   private startOf(index: number): number {

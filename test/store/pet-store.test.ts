@@ -32,6 +32,30 @@ t.test('get finds a pet by id and nothing outside 1..size, however large', async
   for (const id of [0n, -1n, 3n, 2n ** 63n - 1n, -(2n ** 63n), 2n ** 64n + 1n]) t.equal(s.get(id), undefined, String(id));
 });
 
+t.test('a pet read is answered in memory of its own, the same Buffer while it stays in the read cache, never a pet forgotten by a reset', async (t) => {
+  const s = store(5_000);
+  s.create(pet('A'));
+  s.create(pet('B'));
+  s.markSeed();
+  const a = s.get(1n)!;
+  t.equal(a.byteOffset, 0, 'not a view of the arena');
+  t.equal(a.buffer.byteLength, a.length, 'its own memory: the journal keeps it by reference');
+  t.equal(s.get(1n), a, 'read again: the same Buffer, no copy');
+  const b = s.get(2n)!;
+  s.create(pet('C'));
+  t.equal(s.get(3n)?.toString(), '{"id":3,"name":"C","categoryId":1}');
+  s.reset();
+  s.create(pet('D-after-the-reset'));
+  t.equal(s.get(3n)?.toString(), '{"id":3,"name":"D-after-the-reset","categoryId":1}', 'the index of a forgotten pet: the new pet, not the cached one');
+  t.equal(s.get(2n)?.toString(), b.toString(), 'a kept pet reads the same');
+  // More pets than the cache has slots: each slot is shared, and every read is still its own pet.
+  for (let i = 0; i < 3_000; i++) s.create(pet(`p${i}`));
+  for (const id of [1n, 1025n, 2049n, 1n, 4n, 1028n, 3003n]) t.equal(JSON.parse(s.get(id)!.toString()).id, Number(id), `pet ${id}`);
+  s.clear();
+  s.create(pet('E'));
+  t.equal(s.get(1n)?.toString(), '{"id":1,"name":"E","categoryId":1}', 'nor one forgotten by a clear');
+});
+
 t.test('list returns the first `limit` pets in ascending id order', async (t) => {
   const s = store();
   for (const name of ['A', 'B', 'C', 'D']) s.create(pet(name));

@@ -95,8 +95,9 @@ export function createRedactor(keys: readonly string[]): Redactor {
 /**
  * A body's bytes as the journal keeps them: up to `cap` bytes, always a copy
  * unless the buffer is its own (a body Node.js read is a view of the
- * socket's buffer, a pet's JSON a view of the store's arena: a view kept
- * would keep all of that alive).
+ * socket's buffer, a created pet's JSON a view of the store's arena: a
+ * view kept would keep all of that alive). A getPet's pet and a kept page
+ * are their own memory, and are kept as they are.
  */
 export function keepBytes(body: Buffer, cap: number): Buffer {
   if (body.length <= cap && body.byteOffset === 0 && body.buffer.byteLength === body.length) return body;
