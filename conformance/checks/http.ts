@@ -51,8 +51,11 @@ interface MessageCase {
   readonly conflicting?: true;
 }
 
-const chunks = (body: string, extension = ''): string => {
-  const half = Math.floor(body.length / 2);
+/** `body` as two chunks of the chunked transfer coding (RFC 9112 §7.1), each with `extension`. */
+export const chunks = (body: string, extension = ''): string => {
+  // Split between characters, never inside a surrogate pair: half of one would be written as U+FFFD.
+  let half = Math.floor(body.length / 2);
+  if (/[\ud800-\udbff]/.test(body.charAt(half - 1))) half++;
   return [body.slice(0, half), body.slice(half)].map((part) => `${Buffer.byteLength(part).toString(16)}${extension}\r\n${part}\r\n`).join('');
 };
 
