@@ -141,14 +141,7 @@ http {
 }
 `;
   writeFileSync(join(dir, 'nginx.conf'), conf);
-  const child = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const log = () => `${stderr}${existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : ''}`;
-  t.teardown(() => stop(child));
-  await waitForPort(port, child, log);
+  const log = await startDaemon(t, NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], port, join(dir, 'error.log'));
   return { port, log };
 }
 
@@ -181,7 +174,13 @@ export async function startTinyproxy(t: Test): Promise<Tinyproxy> {
     ].join('\n'),
   );
   chmodSync(dir, 0o777);
-  const child = spawn(TINYPROXY, ['-d', '-c', join(dir, 'tinyproxy.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const log = await startDaemon(t, TINYPROXY, ['-d', '-c', join(dir, 'tinyproxy.conf')], port, logFile);
+  return { url: `http://127.0.0.1:${port}`, log };
+}
+
+/** A program in the foreground, stopped when the test ends, once `port` accepts connections; resolves to what it has logged so far. */
+async function startDaemon(t: Test, program: string, args: readonly string[], port: number, logFile: string): Promise<() => string> {
+  const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -189,7 +188,7 @@ export async function startTinyproxy(t: Test): Promise<Tinyproxy> {
   const log = () => `${stderr}${existsSync(logFile) ? readFileSync(logFile, 'utf8') : ''}`;
   t.teardown(() => stop(child));
   await waitForPort(port, child, log);
-  return { url: `http://127.0.0.1:${port}`, log };
+  return log;
 }
 
 function stop(child: ChildProcess): Promise<void> {
