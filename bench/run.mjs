@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * npm run bench [-- --quick] [-- --generator wrk|autocannon] [-- --seconds N] [-- --rounds N]
- *                [-- --against DIR] [-- --no-redis]
+ *                [-- --against DIR] [-- --no-redis] [-- --scenario TEXT]
  *
  * Side-by-side throughput and latency of the reference server, the bare
  * node:http ceiling and Prism 5.12 (static and dynamic), on the interface's
@@ -59,6 +59,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '50' },
     against: { type: 'string' },
     'no-redis': { type: 'boolean', default: false },
+    scenario: { type: 'string' },
   },
 });
 const quick = args.quick;
@@ -368,12 +369,15 @@ async function main() {
     await prism(false),
     ...(quick ? [] : [await prism(true)]),
   ];
-  const scenarios = [
+  const allScenarios = [
     { name: 'GET /pets?limit=20', method: 'GET', path: '/pets?limit=20', auth: true },
     { name: 'GET /pets/{id}', method: 'GET', path: '/pets/7', auth: true },
     { name: 'POST /pets', method: 'POST', path: '/pets', auth: true, body: '{"name":"Rex","categoryId":9007199254740993,"status":"available"}' },
     { name: '401 (no key)', method: 'GET', path: '/pets', auth: false },
   ];
+  // --scenario runs the side-by-side rounds of the scenarios whose names contain it, and nothing else.
+  const scenarios = args.scenario ? allScenarios.filter((s) => s.name.includes(args.scenario)) : allScenarios;
+  if (scenarios.length === 0) fail(`no scenario's name contains ${JSON.stringify(args.scenario)}: ${allScenarios.map((s) => s.name).join(', ')}`);
   const results = new Map(); // `${scenario}|${server}` -> [{rps,p50,p99,generatorCpu}]
   const peakRss = new Map();
   const running = [];
@@ -478,6 +482,7 @@ async function main() {
   console.log('|---|---:|');
   for (const [name, rss] of peakRss) console.log(`| ${name} | ${rss ? fmt(rss / 2 ** 20, 1) : '–'} |`);
   console.log('');
+  if (args.scenario) return;
   if (!args['no-redis']) await sharedStore(seed, scenarios);
 
   // ---- Flat with size: 1k vs 1M pets ----------------------------------------------------
