@@ -287,6 +287,8 @@ t.test('each malformed document is refused with the position of the problem and 
     ['[', 1, 'unexpected end of input'],
     ['{"a":', 5, 'unexpected end of input'],
     ['x', 0, 'unexpected character "x"'],
+    ['+1', 0, 'unexpected character "+"'],
+    ['[1,/]', 3, 'unexpected character "/"'],
     ['[1,]', 3, 'unexpected character "]"'],
     ['tru', 0, 'invalid literal'],
     ['[nul]', 1, 'invalid literal'],
@@ -424,4 +426,22 @@ t.test('the digits of a number are read where they stand: 1.05e2 is 105, 10.50e1
   t.equal(value(parseJson('1000.0e-3')), 1n);
   t.equal(value(parseJson('-0.0e0')), 0n);
   t.equal(value(parseJson('0.05e1')), 0.5);
+});
+
+t.test('a string without escapes may hold spaces and any character from U+0020 up', async (t) => {
+  t.equal(value(parseJson('" a b "')), ' a b ');
+  t.equal(value(parseJson('"!~\u007f\u00a0é🐶"')), '!~\u007f\u00a0é🐶');
+});
+
+t.test('an exponent ends where its digits end, before a comma, a bracket or a brace', async (t) => {
+  t.strictSame(value(parseJson('[1e2,1E+2,5e-1,2e0]')), [100n, 100n, 0.5, 2n]);
+  t.strictSame(value(parseJson('{"a":1e2}')), Object.assign(Object.create(null), { a: 100n }));
+});
+
+t.test('zero in any spelling is the integer 0: 0.0e-1, -0.00e-5, 0e-5', async (t) => {
+  for (const text of ['0.0e-1', '-0.00e-5', '0e-5', '0.000']) t.equal(value(parseJson(text)), 0n, text);
+});
+
+t.test('parseJsonBytes: invalid UTF-8 is a syntax error with its own message', async (t) => {
+  t.strictSame(parseJsonBytes(Buffer.from([0x22, 0xff, 0x22])), { ok: false, reason: 'syntax', message: 'body is not valid UTF-8' });
 });
