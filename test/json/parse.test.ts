@@ -337,7 +337,9 @@ t.test('the hex digits of a \\u escape may be upper or lower case, and only hex 
 
 t.test('whitespace is allowed around every token and only there', async (t) => {
   t.strictSame(
-    JSON.parse(JSON.stringify(value(parseJson(' \t{ \n"a" \r: [ 1 , { } , [ ] , "x" ] , "b" : { "c" : null } } ')), (_k, v) => (typeof v === 'bigint' ? Number(v) : v))),
+    JSON.parse(
+      JSON.stringify(value(parseJson(' \t{ \n"a" \r: [ 1 , { } , [ ] , "x" ] , "b" : { "c" : null } } ')), (_k, v) => (typeof v === 'bigint' ? Number(v) : v)),
+    ),
     { a: [1, {}, [], 'x'], b: { c: null } },
   );
 });
@@ -386,11 +388,38 @@ t.test('parseJsonArrayElements: whitespace anywhere, limits for each element, an
   t.strictSame([...parseJsonArrayElements('\n[ 1 ,\t2 ]\r\n')], [1n, 2n]);
   t.strictSame([...parseJsonArrayElements(' [ ] ')], []);
   const limits = { maxDepth: 2, maxMembers: 2 };
-  t.strictSame([...parseJsonArrayElements('[[1,2],[3,4],{"a":5,"b":6}]', limits)], [[1n, 2n], [3n, 4n], Object.assign(Object.create(null), { a: 5n, b: 6n })], 'two members in each element');
-  t.throws(() => [...parseJsonArrayElements('[[1,2,3]]', limits)], { reason: 'members' }, 'three in one');
-  t.throws(() => [...parseJsonArrayElements('[[[[]]]]', limits)], { reason: 'depth' }, 'the top-level array is not a level');
-  t.throws(() => [...parseJsonArrayElements('[[[]]]', { maxDepth: 1, maxMembers: 2 })], { reason: 'depth' });
-  t.throws(() => [...parseJsonArrayElements('[1 2]')], { message: "malformed JSON at position 3: expected ',' or ']'", reason: 'syntax', code: 'malformed_json' });
+  t.strictSame(
+    [...parseJsonArrayElements('[[1,2],[3,4],{"a":5,"b":6}]', limits)],
+    [[1n, 2n], [3n, 4n], Object.assign(Object.create(null), { a: 5n, b: 6n })],
+    'two members in each element',
+  );
+  const thrownBy = (f: () => unknown): unknown => {
+    try {
+      f();
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  };
+  t.match(
+    thrownBy(() => [...parseJsonArrayElements('[[1,2,3]]', limits)]),
+    { reason: 'members' },
+    'three in one',
+  );
+  t.match(
+    thrownBy(() => [...parseJsonArrayElements('[[[[]]]]', limits)]),
+    { reason: 'depth' },
+    'the top-level array is not a level',
+  );
+  t.match(
+    thrownBy(() => [...parseJsonArrayElements('[[[]]]', { maxDepth: 1, maxMembers: 2 })]),
+    { reason: 'depth' },
+  );
+  t.throws(() => [...parseJsonArrayElements('[1 2]')], {
+    message: "malformed JSON at position 3: expected ',' or ']'",
+    reason: 'syntax',
+    code: 'malformed_json',
+  });
   t.throws(() => [...parseJsonArrayElements('[1,]')], { message: 'malformed JSON at position 3: unexpected character "]"' });
   let deep: unknown;
   try {
@@ -405,7 +434,11 @@ t.test('parseJsonArrayElements: whitespace anywhere, limits for each element, an
 t.test('the depth and member limits are named in their messages', async (t) => {
   t.strictSame(parseJson('[[[]]]', { maxDepth: 2, maxMembers: 10 }), { ok: false, reason: 'depth', message: 'JSON nested deeper than 2 levels' });
   t.strictSame(parseJson('[1,2,3]', { maxDepth: 2, maxMembers: 2 }), { ok: false, reason: 'members', message: 'JSON has more than 2 members' });
-  t.strictSame(parseJson('['.repeat(200_000), { maxDepth: Number.MAX_SAFE_INTEGER, maxMembers: Number.MAX_SAFE_INTEGER }), { ok: false, reason: 'depth', message: 'JSON nested too deeply' });
+  t.strictSame(parseJson('['.repeat(200_000), { maxDepth: Number.MAX_SAFE_INTEGER, maxMembers: Number.MAX_SAFE_INTEGER }), {
+    ok: false,
+    reason: 'depth',
+    message: 'JSON nested too deeply',
+  });
 });
 
 t.test('an integer is exact up to 20 digits (every uint64) and just outside int64 beyond', async (t) => {
