@@ -233,7 +233,10 @@ class Parser {
       this.skipWs();
       const c = this.text.charCodeAt(this.pos++);
       if (c === 0x7d) break;
-      if (c !== 0x2c) this.fail("expected ',' or '}'");
+      if (c !== 0x2c) {
+        this.pos--;
+        this.fail("expected ',' or '}'");
+      }
       this.skipWs();
     }
     this.depth--;
@@ -256,7 +259,10 @@ class Parser {
       this.skipWs();
       const c = this.text.charCodeAt(this.pos++);
       if (c === 0x5d) break;
-      if (c !== 0x2c) this.fail("expected ',' or ']'");
+      if (c !== 0x2c) {
+        this.pos--;
+        this.fail("expected ',' or ']'");
+      }
       this.skipWs();
     }
     this.depth--;

@@ -279,3 +279,202 @@ t.test('parseDecimalInteger agrees with the exact reading of its text, digits an
   );
   t.equal(result.failed, false, result.failed ? `counterexample: ${JSON.stringify(result.counterexample)}` : 'agrees on 5000 texts');
 });
+
+t.test('each malformed document is refused with the position of the problem and its name (the message a client gets)', async (t) => {
+  const cases: ReadonlyArray<readonly [string, number, string]> = [
+    ['', 0, 'unexpected end of input'],
+    [' ', 1, 'unexpected end of input'],
+    ['[', 1, 'unexpected end of input'],
+    ['{"a":', 5, 'unexpected end of input'],
+    ['x', 0, 'unexpected character "x"'],
+    ['+1', 0, 'unexpected character "+"'],
+    ['[1,/]', 3, 'unexpected character "/"'],
+    ['[1,]', 3, 'unexpected character "]"'],
+    ['tru', 0, 'invalid literal'],
+    ['[nul]', 1, 'invalid literal'],
+    ['{', 1, 'expected a string key'],
+    ['{"a":1,}', 7, 'expected a string key'],
+    ["{'a':1}", 1, 'expected a string key'],
+    ['{"a" 1}', 5, "expected ':'"],
+    ['{"a"', 4, "expected ':'"],
+    ['{"a":1 "b":2}', 7, "expected ',' or '}'"],
+    ['{"a":1', 6, "expected ',' or '}'"],
+    ['[1 2]', 3, "expected ',' or ']'"],
+    ['[1', 2, "expected ',' or ']'"],
+    ['[1]]', 3, 'unexpected data after the JSON value'],
+    ['{} {}', 3, 'unexpected data after the JSON value'],
+    ['"abc', 4, 'unterminated string'],
+    ['"\\nab', 5, 'unterminated string'],
+    ['"a\nb"', 2, 'control character in string'],
+    ['"\\na\u0001"', 4, 'control character in string'],
+    ['"\\x"', 2, 'invalid escape'],
+    ['"\\u12"', 3, 'invalid \\u escape'],
+    ['["a\\u00ZZ"]', 5, 'invalid \\u escape'],
+    ['-', 1, 'invalid number'],
+    ['-x', 1, 'invalid number'],
+    ['1.', 2, 'invalid number'],
+    ['1.e5', 2, 'invalid number'],
+    ['1e', 2, 'invalid number'],
+    ['1e+', 3, 'invalid number'],
+  ];
+  for (const [text, position, problem] of cases) {
+    const r = parseJson(text);
+    t.strictSame(r, { ok: false, reason: 'syntax', message: `malformed JSON at position ${position}: ${problem}` }, JSON.stringify(text));
+  }
+});
+
+t.test('a string with an escape is read to its end: raw control characters after an escape are refused, and so is a missing closing quote', async (t) => {
+  t.equal(value(parseJson('"\\n\\t x"')), '\n\t x');
+  t.equal(value(parseJson('"a\\"b c"')), 'a"b c');
+  for (const text of ['"\\n\u0000"', '"\\n\u001f"', '"\\n\t"', '"\\n', '"\\u0041']) t.notOk(parseJson(text).ok, JSON.stringify(text));
+  t.equal(value(parseJson('"\\n\u007f\u0080"')), '\n\u007f\u0080', 'DEL and beyond are ordinary characters');
+});
+
+t.test('the hex digits of a \\u escape may be upper or lower case, and only hex digits are read', async (t) => {
+  t.equal(value(parseJson('"\\u00C9\\u00e9\\uABCD\\uabcd\\u0009"')), 'Éé\uabcd\uabcd\t');
+  for (const text of ['"\\u00G0"', '"\\u-123"', '"\\u 123"', '"\\u+123"', '"\\u1"']) t.notOk(parseJson(text).ok, text);
+});
+
+t.test('whitespace is allowed around every token and only there', async (t) => {
+  t.strictSame(
+    JSON.parse(
+      JSON.stringify(value(parseJson(' \t{ \n"a" \r: [ 1 , { } , [ ] , "x" ] , "b" : { "c" : null } } ')), (_k, v) => (typeof v === 'bigint' ? Number(v) : v)),
+    ),
+    { a: [1, {}, [], 'x'], b: { c: null } },
+  );
+});
+
+t.test('depth limit counts arrays and objects alike, and an empty one closes its level', async (t) => {
+  const limits = { maxDepth: 3, maxMembers: 1000 };
+  t.ok(parseJson('[{"a":[]}]', limits).ok, 'array, object, array: 3 levels');
+  t.notOk(parseJson('[{"a":[{}]}]', limits).ok, 'a fourth level, an empty object');
+  t.notOk(parseJson('{"a":[{"b":[]}]}', limits).ok, 'a fourth level, an empty array');
+  const siblings = `[[${'[],{},'.repeat(50)}[]]]`;
+  t.ok(parseJson(siblings, limits).ok, '100 empty siblings do not add up');
+  t.ok(parseJson(`[${'[[1]],{"a":{"b":1}},'.repeat(50)}1]`, limits).ok, '100 full siblings do not add up');
+});
+
+t.test('onDuplicateKey is told of each name repeated in the same object, with the earlier and the later value, and of nothing else', async (t) => {
+  const seen: unknown[] = [];
+  const limits = { maxDepth: 8, maxMembers: 100, onDuplicateKey: (key: string, earlier: JsonValue, later: JsonValue) => seen.push([key, earlier, later]) };
+  const v = value(parseJson('{"a":1,"b":{"a":2,"c":3},"a":"x","c":4,"a":[]}', limits)) as Record<string, unknown>;
+  t.strictSame(seen, [
+    ['a', 1n, 'x'],
+    ['a', 'x', []],
+  ]);
+  t.strictSame(v['a'], []);
+  seen.length = 0;
+  t.ok(parseJson('[{"a":1},{"a":2}]', limits).ok);
+  t.strictSame(seen, [], 'the same name in two objects is no repeat');
+  t.strictSame(value(parseJson('{"a":1,"a":2}', { maxDepth: 8, maxMembers: 100 })), Object.assign(Object.create(null), { a: 2n }), 'without onDuplicateKey');
+});
+
+t.test('an error thrown by onDuplicateKey is passed on as it is, not taken for a parse failure', async (t) => {
+  const { parseJsonArrayElements } = await import('../../spec/json/index.js');
+  const boom = new TypeError('from the callback');
+  const limits = {
+    maxDepth: 8,
+    maxMembers: 100,
+    onDuplicateKey: () => {
+      throw boom;
+    },
+  };
+  t.throws(() => parseJson('{"a":1,"a":2}', limits), boom);
+  t.throws(() => [...parseJsonArrayElements('[{"a":1,"a":2}]', limits)], boom);
+});
+
+t.test('parseJsonArrayElements: whitespace anywhere, limits for each element, and depth beyond the call stack', async (t) => {
+  const { parseJsonArrayElements, JsonParseError } = await import('../../spec/json/index.js');
+  t.strictSame([...parseJsonArrayElements('\n[ 1 ,\t2 ]\r\n')], [1n, 2n]);
+  t.strictSame([...parseJsonArrayElements(' [ ] ')], []);
+  const limits = { maxDepth: 2, maxMembers: 2 };
+  t.strictSame(
+    [...parseJsonArrayElements('[[1,2],[3,4],{"a":5,"b":6}]', limits)],
+    [[1n, 2n], [3n, 4n], Object.assign(Object.create(null), { a: 5n, b: 6n })],
+    'two members in each element',
+  );
+  const thrownBy = (f: () => unknown): unknown => {
+    try {
+      f();
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  };
+  t.match(
+    thrownBy(() => [...parseJsonArrayElements('[[1,2,3]]', limits)]),
+    { reason: 'members' },
+    'three in one',
+  );
+  t.match(
+    thrownBy(() => [...parseJsonArrayElements('[[[[]]]]', limits)]),
+    { reason: 'depth' },
+    'the top-level array is not a level',
+  );
+  t.match(
+    thrownBy(() => [...parseJsonArrayElements('[[[]]]', { maxDepth: 1, maxMembers: 2 })]),
+    { reason: 'depth' },
+  );
+  t.throws(() => [...parseJsonArrayElements('[1 2]')], {
+    message: "malformed JSON at position 3: expected ',' or ']'",
+    reason: 'syntax',
+    code: 'malformed_json',
+  });
+  t.throws(() => [...parseJsonArrayElements('[1,]')], { message: 'malformed JSON at position 3: unexpected character "]"' });
+  let deep: unknown;
+  try {
+    [...parseJsonArrayElements(`[${'['.repeat(200_000)}${']'.repeat(200_000)}]`, { maxDepth: Number.MAX_SAFE_INTEGER, maxMembers: Number.MAX_SAFE_INTEGER })];
+  } catch (error) {
+    deep = error;
+  }
+  t.ok(deep instanceof JsonParseError, 'a JsonParseError');
+  t.match(deep, { reason: 'depth', message: 'JSON nested too deeply' });
+});
+
+t.test('the depth and member limits are named in their messages', async (t) => {
+  t.strictSame(parseJson('[[[]]]', { maxDepth: 2, maxMembers: 10 }), { ok: false, reason: 'depth', message: 'JSON nested deeper than 2 levels' });
+  t.strictSame(parseJson('[1,2,3]', { maxDepth: 2, maxMembers: 2 }), { ok: false, reason: 'members', message: 'JSON has more than 2 members' });
+  t.strictSame(parseJson('['.repeat(200_000), { maxDepth: Number.MAX_SAFE_INTEGER, maxMembers: Number.MAX_SAFE_INTEGER }), {
+    ok: false,
+    reason: 'depth',
+    message: 'JSON nested too deeply',
+  });
+});
+
+t.test('an integer is exact up to 20 digits (every uint64) and just outside int64 beyond', async (t) => {
+  t.equal(value(parseJson('18446744073709551615')), 2n ** 64n - 1n, 'the uint64 maximum, 20 digits');
+  t.equal(value(parseJson('-99999999999999999999')), -(10n ** 20n - 1n), '20 nines');
+  t.equal(value(parseJson('1.8446744073709551615e19')), 2n ** 64n - 1n, 'with a fraction and an exponent');
+  t.equal(value(parseJson('100000000000000000000')), 2n ** 64n, '21 digits');
+  t.equal(value(parseJson('1e20')), 2n ** 64n, '1e20');
+  t.equal(value(parseJson('1e19')), 10n ** 19n, '1e19');
+  t.equal(parseDecimalInteger(`00000${'1'.repeat(20)}`), BigInt('1'.repeat(20)), 'leading zeros are not digits');
+  t.equal(parseDecimalInteger(`-000${'9'.repeat(19)}`), -BigInt('9'.repeat(19)));
+});
+
+t.test('the digits of a number are read where they stand: 1.05e2 is 105, 10.50e1 is 105, 0.00120e4 is 12', async (t) => {
+  t.equal(value(parseJson('1.05e2')), 105n);
+  t.equal(value(parseJson('10.50e1')), 105n);
+  t.equal(value(parseJson('0.00120e4')), 12n);
+  t.equal(value(parseJson('1000.0e-3')), 1n);
+  t.equal(value(parseJson('-0.0e0')), 0n);
+  t.equal(value(parseJson('0.05e1')), 0.5);
+});
+
+t.test('a string without escapes may hold spaces and any character from U+0020 up', async (t) => {
+  t.equal(value(parseJson('" a b "')), ' a b ');
+  t.equal(value(parseJson('"!~\u007f\u00a0é🐶"')), '!~\u007f\u00a0é🐶');
+});
+
+t.test('an exponent ends where its digits end, before a comma, a bracket or a brace', async (t) => {
+  t.strictSame(value(parseJson('[1e2,1E+2,5e-1,2e0]')), [100n, 100n, 0.5, 2n]);
+  t.strictSame(value(parseJson('{"a":1e2}')), Object.assign(Object.create(null), { a: 100n }));
+});
+
+t.test('zero in any spelling is the integer 0: 0.0e-1, -0.00e-5, 0e-5', async (t) => {
+  for (const text of ['0.0e-1', '-0.00e-5', '0e-5', '0.000']) t.equal(value(parseJson(text)), 0n, text);
+});
+
+t.test('parseJsonBytes: invalid UTF-8 is a syntax error with its own message', async (t) => {
+  t.strictSame(parseJsonBytes(Buffer.from([0x22, 0xff, 0x22])), { ok: false, reason: 'syntax', message: 'body is not valid UTF-8' });
+});
