@@ -19,6 +19,15 @@
  *    is listed in mutation/check-equivalents.json with the reason it changes
  *    nothing a server can show.
  *
+ * Module-level code (the catalogues: JSON_SPELLINGS, the request-field
+ * tables…) runs once, when the suite is imported, so switching a mutant on
+ * later changes nothing there. The mutants reached during the import are run
+ * each in a child process instead (this script with `--child`), started with
+ * `__STRYKER_ACTIVE_MUTANT__` set so the instrumented modules load with the
+ * mutant on; the child makes the same judgement (the base first, then the
+ * witnesses) and prints it as JSON. The other mutants are switched in this
+ * process.
+ *
  * Mutants in what only describes a result (titles, requirements, labels,
  * messages, coverage notes, advisories, which never fail a run) are not
  * generated; they are counted as ignored.
@@ -26,6 +35,7 @@
  * Exit code 1 when a mutant survives that is not listed as equivalent.
  * `--family auth` runs one family's targets; `--list` prints the mutants.
  */
+import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -47,6 +57,8 @@ const TARGETS = [
 ];
 
 const RUN = { runs: 25, seed: 1, timeBudgetMs: 120_000 };
+/** How long a child process may take over one module-level mutant before it counts as killed by a timeout. */
+const CHILD_TIMEOUT_MS = 300_000;
 
 /** Object properties that only describe a check or a result. */
 const DESCRIPTIVE = new Set(['title', 'requirement', 'seedSection', 'seed', 'observed', 'referenceBehaviour', 'reference', 'label', 'description', 'note', 'decision']);
@@ -114,19 +126,10 @@ async function main() {
     // The instrumented modules keep the coverage object they first see: it is emptied in place, never replaced.
     const ns = (globalThis.__stryker__ ??= {});
     ns.mutantCoverage = { static: {}, perTest: {} };
-    const { runConformance } = await import(pathToFileURL(join(sandbox, 'conformance/index.ts')).href);
-    const { implementations, startVariant } = await import(pathToFileURL(join(sandbox, 'fixtures/implementations/index.mjs')).href);
-
-    /** Whether the family's checks report a failure for this implementation ("base" or a fixture). */
-    async function caught(name, family) {
-      const server = await startVariant(name, { apiKey: 'test-key' });
-      try {
-        const result = await runConformance({ baseUrl: server.url, apiKey: server.apiKey, families: [family], ...RUN });
-        return result.failures.some((f) => f.family === family);
-      } finally {
-        await server.close();
-      }
-    }
+    const { caught, implementations } = await load(sandbox);
+    // What ran while the suite was imported: module-level code, judged in a child process each.
+    const atImport = new Set(Object.keys(ns.mutantCoverage.static));
+    for (const id of atImport) delete ns.mutantCoverage.static[id];
 
     const equivalents = JSON.parse(readFileSync(join(root, 'mutation/check-equivalents.json'), 'utf8'));
     const known = new Map(equivalents.map((e) => [keyOf(e), e]));
@@ -147,7 +150,7 @@ async function main() {
       console.log(
         `${family}: ${files.join(', ')}; ${fixtures.length} broken fixtures list it, ${witnesses.length} caught by ${family} alone; baseline ${Math.round((Date.now() - familyStarted) / 1000)} s`,
       );
-      const counts = { mutants: 0, ignored: 0, killed: 0, killedByBase: 0, equivalent: 0, open: 0, survived: 0, noCoverage: 0 };
+      const counts = { mutants: 0, atImport: 0, ignored: 0, killed: 0, killedByBase: 0, equivalent: 0, open: 0, survived: 0, noCoverage: 0 };
       const survivors = [];
       for (const m of mutants) {
         if (m.status === 'Ignored') {
@@ -157,41 +160,36 @@ async function main() {
         counts.mutants++;
         const described = describe(m);
         let killedBy;
-        if (reached.has(m.switchId)) {
+        if (atImport.has(m.switchId)) {
+          counts.atImport++;
+          killedBy = await judgeInChild(sandbox, m.switchId, family, witnesses);
+        } else if (reached.has(m.switchId)) {
           ns.activeMutant = m.switchId;
           ns.hitCount = 0;
           ns.hitLimit = 5_000_000;
           try {
-            if (await caught('base', family)) killedBy = 'base';
-            else
-              for (const name of witnesses) {
-                if (!(await caught(name, family))) {
-                  killedBy = name;
-                  break;
-                }
-              }
-          } catch (error) {
-            killedBy = `an error (${String(error).slice(0, 80)})`;
+            killedBy = await judge(caught, family, witnesses);
           } finally {
             ns.activeMutant = undefined;
             ns.hitLimit = undefined;
           }
         }
+        const wasReached = atImport.has(m.switchId) || reached.has(m.switchId);
         if (killedBy === 'base') counts.killedByBase++;
         else if (killedBy) counts.killed++;
         else if (known.get(keyOf(described))?.status === 'equivalent') counts.equivalent++;
         else if (known.get(keyOf(described))?.status === 'open') counts.open++;
         else {
-          if (reached.has(m.switchId)) counts.survived++;
+          if (wasReached) counts.survived++;
           else counts.noCoverage++;
-          survivors.push({ ...described, found: reached.has(m.switchId) ? 'Survived' : 'NoCoverage', status: '', reason: '' });
+          survivors.push({ ...described, found: wasReached ? 'Survived' : 'NoCoverage', status: '', reason: '' });
         }
         if (args.includes('--list')) console.log(`${m.file}:${m.location.start.line + 1} ${m.mutatorName} ${described.replacement} -> ${killedBy ?? 'survived'}`);
       }
       const seconds = Math.round((Date.now() - familyStarted) / 1000);
       summary.push({ family, files, fixtures: fixtures.length, witnesses: witnesses.length, ...counts, seconds });
       console.log(
-        `${family}: ${counts.mutants} mutants (${counts.ignored} descriptive ones not generated): ${counts.killed} killed by a fixture, ${counts.killedByBase} by the base, ${counts.equivalent} equivalent, ${counts.open} open (fixture missing, recorded), ${counts.survived} surviving, ${counts.noCoverage} not reached; ${seconds} s`,
+        `${family}: ${counts.mutants} mutants (${counts.ignored} descriptive ones not generated; ${counts.atImport} in module-level code, each in a child process): ${counts.killed} killed by a fixture, ${counts.killedByBase} by the base, ${counts.equivalent} equivalent, ${counts.open} open (fixture missing, recorded), ${counts.survived} surviving, ${counts.noCoverage} not reached; ${seconds} s`,
       );
       if (survivors.length > 0) {
         failed = true;
@@ -206,6 +204,74 @@ async function main() {
   }
 }
 
-process.exitCode = await main();
+/** The instrumented suite and fixtures of the sandbox, and whether a family's checks fail an implementation. */
+async function load(sandbox) {
+  const { runConformance } = await import(pathToFileURL(join(sandbox, 'conformance/index.ts')).href);
+  const { implementations, startVariant } = await import(pathToFileURL(join(sandbox, 'fixtures/implementations/index.mjs')).href);
+  /** Whether the family's checks report a failure for this implementation ("base" or a fixture). */
+  async function caught(name, family) {
+    const server = await startVariant(name, { apiKey: 'test-key' });
+    try {
+      const result = await runConformance({ baseUrl: server.url, apiKey: server.apiKey, families: [family], ...RUN });
+      return result.failures.some((f) => f.family === family);
+    } finally {
+      await server.close();
+    }
+  }
+  return { caught, implementations };
+}
+
+/** With a mutant on: "base" when it fails the base, the first witness it no longer catches, or undefined (it survives). */
+async function judge(caught, family, witnesses) {
+  try {
+    if (await caught('base', family)) return 'base';
+    for (const name of witnesses) if (!(await caught(name, family))) return name;
+    return undefined;
+  } catch (error) {
+    return `an error (${String(error).slice(0, 80)})`;
+  }
+}
+
+/** The judgement of one module-level mutant, by a child process that imports the sandbox with the mutant on. */
+function judgeInChild(sandbox, id, family, witnesses) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', sandbox, family, JSON.stringify(witnesses)], {
+      cwd: sandbox,
+      env: { ...process.env, __STRYKER_ACTIVE_MUTANT__: id },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const verdict = out.trim().split('\n').at(-1) ?? '';
+      if (signal === 'SIGKILL') resolve('a timeout');
+      else if (code === 0 && verdict.startsWith('{')) resolve(JSON.parse(verdict).killedBy ?? undefined);
+      else resolve(`an error (${(err.trim().split('\n').find((l) => /Error/.test(l)) ?? `exit ${code}`).slice(0, 80)})`);
+    });
+  });
+}
+
+/** `--child <sandbox> <family> <witnesses as JSON>`, with __STRYKER_ACTIVE_MUTANT__ set: prints {"killedBy": …}. */
+async function child([sandbox, family, witnesses]) {
+  const ns = (globalThis.__stryker__ ??= {});
+  ns.hitCount = 0;
+  ns.hitLimit = 5_000_000;
+  let killedBy;
+  try {
+    const { caught } = await load(sandbox);
+    killedBy = await judge(caught, family, JSON.parse(witnesses));
+  } catch (error) {
+    // The mutant breaks the import itself (a catalogue the suite cannot load with): any run fails.
+    killedBy = `an error (${String(error).slice(0, 80)})`;
+  }
+  console.log(JSON.stringify({ killedBy: killedBy ?? null }));
+  return 0;
+}
+
+process.exitCode = process.argv[2] === '--child' ? await child(process.argv.slice(3)) : await main();
 // Fixture servers and timers of a mutated run may linger: the verdict is in.
 setTimeout(() => process.exit(process.exitCode), 100).unref();
