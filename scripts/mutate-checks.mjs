@@ -18,6 +18,10 @@
  *    blind spot of the corpus: a broken fixture is missing, unless the mutant
  *    is listed in mutation/check-equivalents.json with the reason it changes
  *    nothing a server can show.
+ * 3. A mutant the witnesses did not kill is run against the correct fixtures
+ *    (the unmutated family must pass each): one that now fails kills it (a
+ *    check made stricter than the seed, which the base alone does not show:
+ *    `lenient-media-types` answers 201 where the base answers 415).
  *
  * Module-level code (the catalogues: JSON_SPELLINGS, the request-field
  * tables…) runs once, when the suite is imported, so switching a mutant on
@@ -139,6 +143,7 @@ async function main() {
       const files = targets.filter((t) => t.family === family).map((t) => t.file);
       const mutants = all.filter((m) => m.family === family);
       const fixtures = implementations.filter((i) => i.kind === 'broken' && i.violates.includes(family)).map((i) => i.name);
+      const correct = implementations.filter((i) => i.kind === 'correct').map((i) => i.name);
       // Baseline, with coverage: which mutants the family's runs reach at all.
       ns.activeMutant = undefined;
       for (const id of Object.keys(ns.mutantCoverage.static)) delete ns.mutantCoverage.static[id];
@@ -146,11 +151,12 @@ async function main() {
       if (await caught('base', family)) throw new Error(`the unmutated ${family} checks fail the base implementation`);
       const witnesses = [];
       for (const name of fixtures) if (await caught(name, family)) witnesses.push(name);
+      for (const name of correct) if (await caught(name, family)) throw new Error(`the unmutated ${family} checks fail the correct fixture ${name}`);
       const reached = new Set(Object.keys(ns.mutantCoverage.static));
       console.log(
-        `${family}: ${files.join(', ')}; ${fixtures.length} broken fixtures list it, ${witnesses.length} caught by ${family} alone; baseline ${Math.round((Date.now() - familyStarted) / 1000)} s`,
+        `${family}: ${files.join(', ')}; ${fixtures.length} broken fixtures list it, ${witnesses.length} caught by ${family} alone; the ${correct.length} correct fixtures pass it; baseline ${Math.round((Date.now() - familyStarted) / 1000)} s`,
       );
-      const counts = { mutants: 0, atImport: 0, ignored: 0, killed: 0, killedByBase: 0, equivalent: 0, open: 0, survived: 0, noCoverage: 0 };
+      const counts = { mutants: 0, atImport: 0, ignored: 0, killed: 0, killedByBase: 0, killedByCorrect: 0, equivalent: 0, open: 0, survived: 0, noCoverage: 0 };
       const survivors = [];
       for (const m of mutants) {
         if (m.status === 'Ignored') {
@@ -162,13 +168,13 @@ async function main() {
         let killedBy;
         if (atImport.has(m.switchId)) {
           counts.atImport++;
-          killedBy = await judgeInChild(sandbox, m.switchId, family, witnesses);
+          killedBy = await judgeInChild(sandbox, m.switchId, family, witnesses, correct);
         } else if (reached.has(m.switchId)) {
           ns.activeMutant = m.switchId;
           ns.hitCount = 0;
           ns.hitLimit = 5_000_000;
           try {
-            killedBy = await judge(caught, family, witnesses);
+            killedBy = await judge(caught, family, witnesses, correct);
           } finally {
             ns.activeMutant = undefined;
             ns.hitLimit = undefined;
@@ -176,6 +182,7 @@ async function main() {
         }
         const wasReached = atImport.has(m.switchId) || reached.has(m.switchId);
         if (killedBy === 'base') counts.killedByBase++;
+        else if (correct.includes(killedBy)) counts.killedByCorrect++;
         else if (killedBy) counts.killed++;
         else if (known.get(keyOf(described))?.status === 'equivalent') counts.equivalent++;
         else if (known.get(keyOf(described))?.status === 'open') counts.open++;
@@ -187,9 +194,9 @@ async function main() {
         if (args.includes('--list')) console.log(`${m.file}:${m.location.start.line + 1} ${m.mutatorName} ${described.replacement} -> ${killedBy ?? 'survived'}`);
       }
       const seconds = Math.round((Date.now() - familyStarted) / 1000);
-      summary.push({ family, files, fixtures: fixtures.length, witnesses: witnesses.length, ...counts, seconds });
+      summary.push({ family, files, fixtures: fixtures.length, witnesses: witnesses.length, correct: correct.length, ...counts, seconds });
       console.log(
-        `${family}: ${counts.mutants} mutants (${counts.ignored} descriptive ones not generated; ${counts.atImport} in module-level code, each in a child process): ${counts.killed} killed by a fixture, ${counts.killedByBase} by the base, ${counts.equivalent} equivalent, ${counts.open} open (fixture missing, recorded), ${counts.survived} surviving, ${counts.noCoverage} not reached; ${seconds} s`,
+        `${family}: ${counts.mutants} mutants (${counts.ignored} descriptive ones not generated; ${counts.atImport} in module-level code, each in a child process): ${counts.killed} killed by a fixture, ${counts.killedByBase} by the base, ${counts.killedByCorrect} by a correct fixture, ${counts.equivalent} equivalent, ${counts.open} open (fixture missing, recorded), ${counts.survived} surviving, ${counts.noCoverage} not reached; ${seconds} s`,
       );
       if (survivors.length > 0) {
         failed = true;
@@ -221,11 +228,16 @@ async function load(sandbox) {
   return { caught, implementations };
 }
 
-/** With a mutant on: "base" when it fails the base, the first witness it no longer catches, or undefined (it survives). */
-async function judge(caught, family, witnesses) {
+/**
+ * With a mutant on: "base" when it fails the base, else the first witness it
+ * no longer catches, else the first correct fixture it fails; undefined when
+ * none (it survives).
+ */
+async function judge(caught, family, witnesses, correct) {
   try {
     if (await caught('base', family)) return 'base';
     for (const name of witnesses) if (!(await caught(name, family))) return name;
+    for (const name of correct) if (await caught(name, family)) return name;
     return undefined;
   } catch (error) {
     return `an error (${String(error).slice(0, 80)})`;
@@ -233,9 +245,9 @@ async function judge(caught, family, witnesses) {
 }
 
 /** The judgement of one module-level mutant, by a child process that imports the sandbox with the mutant on. */
-function judgeInChild(sandbox, id, family, witnesses) {
+function judgeInChild(sandbox, id, family, witnesses, correct) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', sandbox, family, JSON.stringify(witnesses)], {
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', sandbox, family, JSON.stringify(witnesses), JSON.stringify(correct)], {
       cwd: sandbox,
       env: { ...process.env, __STRYKER_ACTIVE_MUTANT__: id },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -255,15 +267,15 @@ function judgeInChild(sandbox, id, family, witnesses) {
   });
 }
 
-/** `--child <sandbox> <family> <witnesses as JSON>`, with __STRYKER_ACTIVE_MUTANT__ set: prints {"killedBy": …}. */
-async function child([sandbox, family, witnesses]) {
+/** `--child <sandbox> <family> <witnesses as JSON> <correct fixtures as JSON>`, with __STRYKER_ACTIVE_MUTANT__ set: prints {"killedBy": …}. */
+async function child([sandbox, family, witnesses, correct]) {
   const ns = (globalThis.__stryker__ ??= {});
   ns.hitCount = 0;
   ns.hitLimit = 5_000_000;
   let killedBy;
   try {
     const { caught } = await load(sandbox);
-    killedBy = await judge(caught, family, JSON.parse(witnesses));
+    killedBy = await judge(caught, family, JSON.parse(witnesses), JSON.parse(correct));
   } catch (error) {
     // The mutant breaks the import itself (a catalogue the suite cannot load with): any run fails.
     killedBy = `an error (${String(error).slice(0, 80)})`;
