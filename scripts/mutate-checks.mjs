@@ -18,6 +18,19 @@
  *    blind spot of the corpus: a broken fixture is missing, unless the mutant
  *    is listed in mutation/check-equivalents.json with the reason it changes
  *    nothing a server can show.
+ * 3. A mutant the witnesses did not kill is run against the correct fixtures
+ *    (the unmutated family must pass each): one that now fails kills it (a
+ *    check made stricter than the seed, which the base alone does not show:
+ *    `lenient-media-types` answers 201 where the base answers 415).
+ *
+ * Module-level code (the catalogues: JSON_SPELLINGS, the request-field
+ * tables…) runs once, when the suite is imported, so switching a mutant on
+ * later changes nothing there. The mutants reached during the import are run
+ * each in a child process instead (this script with `--child`), started with
+ * `__STRYKER_ACTIVE_MUTANT__` set so the instrumented modules load with the
+ * mutant on; the child makes the same judgement (the base first, then the
+ * witnesses) and prints it as JSON. The other mutants are switched in this
+ * process.
  *
  * Mutants in what only describes a result (titles, requirements, labels,
  * messages, coverage notes, advisories, which never fail a run) are not
@@ -26,6 +39,7 @@
  * Exit code 1 when a mutant survives that is not listed as equivalent.
  * `--family auth` runs one family's targets; `--list` prints the mutants.
  */
+import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -42,11 +56,17 @@ const TARGETS = [
   { file: 'conformance/checks/auth.ts', family: 'auth' },
   // The credential catalogue: the near misses of the key every auth check sends.
   { file: 'conformance/arbitraries/requests.ts', family: 'auth', only: ['refusedAuthorizationExamples'] },
-  // Not run by default (`--family media-types`): its survivors are not triaged yet (docs/mutation.md).
-  { file: 'conformance/checks/media-types.ts', family: 'media-types', optIn: true },
+  // With its catalogues (JSON_SPELLINGS, OTHER_MEDIA_TYPES, JSON_ACCEPTS: module-level, judged in a child process each).
+  { file: 'conformance/checks/media-types.ts', family: 'media-types' },
+  // Not run by default (`--family routes`): its survivors are not triaged yet (docs/mutation.md).
+  { file: 'conformance/arbitraries/spellings.ts', family: 'routes', optIn: true },
 ];
 
 const RUN = { runs: 25, seed: 1, timeBudgetMs: 120_000 };
+/** Correct fixtures run at once against a mutant the witnesses did not kill (each on its own server). */
+const CORRECT_AT_ONCE = 4;
+/** How long a child process may take over one module-level mutant before it counts as killed by a timeout. */
+const CHILD_TIMEOUT_MS = 300_000;
 
 /** Object properties that only describe a check or a result. */
 const DESCRIPTIVE = new Set(['title', 'requirement', 'seedSection', 'seed', 'observed', 'referenceBehaviour', 'reference', 'label', 'description', 'note', 'decision']);
@@ -114,19 +134,10 @@ async function main() {
     // The instrumented modules keep the coverage object they first see: it is emptied in place, never replaced.
     const ns = (globalThis.__stryker__ ??= {});
     ns.mutantCoverage = { static: {}, perTest: {} };
-    const { runConformance } = await import(pathToFileURL(join(sandbox, 'conformance/index.ts')).href);
-    const { implementations, startVariant } = await import(pathToFileURL(join(sandbox, 'fixtures/implementations/index.mjs')).href);
-
-    /** Whether the family's checks report a failure for this implementation ("base" or a fixture). */
-    async function caught(name, family) {
-      const server = await startVariant(name, { apiKey: 'test-key' });
-      try {
-        const result = await runConformance({ baseUrl: server.url, apiKey: server.apiKey, families: [family], ...RUN });
-        return result.failures.some((f) => f.family === family);
-      } finally {
-        await server.close();
-      }
-    }
+    const { caught, implementations } = await load(sandbox);
+    // What ran while the suite was imported: module-level code, judged in a child process each.
+    const atImport = new Set(Object.keys(ns.mutantCoverage.static));
+    for (const id of atImport) delete ns.mutantCoverage.static[id];
 
     const equivalents = JSON.parse(readFileSync(join(root, 'mutation/check-equivalents.json'), 'utf8'));
     const known = new Map(equivalents.map((e) => [keyOf(e), e]));
@@ -136,6 +147,7 @@ async function main() {
       const files = targets.filter((t) => t.family === family).map((t) => t.file);
       const mutants = all.filter((m) => m.family === family);
       const fixtures = implementations.filter((i) => i.kind === 'broken' && i.violates.includes(family)).map((i) => i.name);
+      const correct = implementations.filter((i) => i.kind === 'correct').map((i) => i.name);
       // Baseline, with coverage: which mutants the family's runs reach at all.
       ns.activeMutant = undefined;
       for (const id of Object.keys(ns.mutantCoverage.static)) delete ns.mutantCoverage.static[id];
@@ -143,11 +155,12 @@ async function main() {
       if (await caught('base', family)) throw new Error(`the unmutated ${family} checks fail the base implementation`);
       const witnesses = [];
       for (const name of fixtures) if (await caught(name, family)) witnesses.push(name);
+      for (const name of correct) if (await caught(name, family)) throw new Error(`the unmutated ${family} checks fail the correct fixture ${name}`);
       const reached = new Set(Object.keys(ns.mutantCoverage.static));
       console.log(
-        `${family}: ${files.join(', ')}; ${fixtures.length} broken fixtures list it, ${witnesses.length} caught by ${family} alone; baseline ${Math.round((Date.now() - familyStarted) / 1000)} s`,
+        `${family}: ${files.join(', ')}; ${fixtures.length} broken fixtures list it, ${witnesses.length} caught by ${family} alone; the ${correct.length} correct fixtures pass it; baseline ${Math.round((Date.now() - familyStarted) / 1000)} s`,
       );
-      const counts = { mutants: 0, ignored: 0, killed: 0, killedByBase: 0, equivalent: 0, open: 0, survived: 0, noCoverage: 0 };
+      const counts = { mutants: 0, atImport: 0, ignored: 0, killed: 0, killedByBase: 0, killedByCorrect: 0, equivalent: 0, open: 0, survived: 0, noCoverage: 0 };
       const survivors = [];
       for (const m of mutants) {
         if (m.status === 'Ignored') {
@@ -157,41 +170,37 @@ async function main() {
         counts.mutants++;
         const described = describe(m);
         let killedBy;
-        if (reached.has(m.switchId)) {
+        if (atImport.has(m.switchId)) {
+          counts.atImport++;
+          killedBy = await judgeInChild(sandbox, m.switchId, family, witnesses, correct);
+        } else if (reached.has(m.switchId)) {
           ns.activeMutant = m.switchId;
           ns.hitCount = 0;
           ns.hitLimit = 5_000_000;
           try {
-            if (await caught('base', family)) killedBy = 'base';
-            else
-              for (const name of witnesses) {
-                if (!(await caught(name, family))) {
-                  killedBy = name;
-                  break;
-                }
-              }
-          } catch (error) {
-            killedBy = `an error (${String(error).slice(0, 80)})`;
+            killedBy = await judge(caught, family, witnesses, correct);
           } finally {
             ns.activeMutant = undefined;
             ns.hitLimit = undefined;
           }
         }
+        const wasReached = atImport.has(m.switchId) || reached.has(m.switchId);
         if (killedBy === 'base') counts.killedByBase++;
+        else if (correct.includes(killedBy)) counts.killedByCorrect++;
         else if (killedBy) counts.killed++;
         else if (known.get(keyOf(described))?.status === 'equivalent') counts.equivalent++;
         else if (known.get(keyOf(described))?.status === 'open') counts.open++;
         else {
-          if (reached.has(m.switchId)) counts.survived++;
+          if (wasReached) counts.survived++;
           else counts.noCoverage++;
-          survivors.push({ ...described, found: reached.has(m.switchId) ? 'Survived' : 'NoCoverage', status: '', reason: '' });
+          survivors.push({ ...described, found: wasReached ? 'Survived' : 'NoCoverage', status: '', reason: '' });
         }
         if (args.includes('--list')) console.log(`${m.file}:${m.location.start.line + 1} ${m.mutatorName} ${described.replacement} -> ${killedBy ?? 'survived'}`);
       }
       const seconds = Math.round((Date.now() - familyStarted) / 1000);
-      summary.push({ family, files, fixtures: fixtures.length, witnesses: witnesses.length, ...counts, seconds });
+      summary.push({ family, files, fixtures: fixtures.length, witnesses: witnesses.length, correct: correct.length, ...counts, seconds });
       console.log(
-        `${family}: ${counts.mutants} mutants (${counts.ignored} descriptive ones not generated): ${counts.killed} killed by a fixture, ${counts.killedByBase} by the base, ${counts.equivalent} equivalent, ${counts.open} open (fixture missing, recorded), ${counts.survived} surviving, ${counts.noCoverage} not reached; ${seconds} s`,
+        `${family}: ${counts.mutants} mutants (${counts.ignored} descriptive ones not generated; ${counts.atImport} in module-level code, each in a child process): ${counts.killed} killed by a fixture, ${counts.killedByBase} by the base, ${counts.killedByCorrect} by a correct fixture, ${counts.equivalent} equivalent, ${counts.open} open (fixture missing, recorded), ${counts.survived} surviving, ${counts.noCoverage} not reached; ${seconds} s`,
       );
       if (survivors.length > 0) {
         failed = true;
@@ -206,6 +215,84 @@ async function main() {
   }
 }
 
-process.exitCode = await main();
+/** The instrumented suite and fixtures of the sandbox, and whether a family's checks fail an implementation. */
+async function load(sandbox) {
+  const { runConformance } = await import(pathToFileURL(join(sandbox, 'conformance/index.ts')).href);
+  const { implementations, startVariant } = await import(pathToFileURL(join(sandbox, 'fixtures/implementations/index.mjs')).href);
+  /** Whether the family's checks report a failure for this implementation ("base" or a fixture). */
+  async function caught(name, family) {
+    const server = await startVariant(name, { apiKey: 'test-key' });
+    try {
+      const result = await runConformance({ baseUrl: server.url, apiKey: server.apiKey, families: [family], ...RUN });
+      return result.failures.some((f) => f.family === family);
+    } finally {
+      await server.close();
+    }
+  }
+  return { caught, implementations };
+}
+
+/**
+ * With a mutant on: "base" when it fails the base, else the first witness it
+ * no longer catches, else the first correct fixture it fails; undefined when
+ * none (it survives).
+ */
+async function judge(caught, family, witnesses, correct) {
+  try {
+    if (await caught('base', family)) return 'base';
+    for (const name of witnesses) if (!(await caught(name, family))) return name;
+    // Most mutants reaching this stage survive it, so every correct fixture is run: a few at a time.
+    for (let i = 0; i < correct.length; i += CORRECT_AT_ONCE) {
+      const batch = correct.slice(i, i + CORRECT_AT_ONCE);
+      const failed = await Promise.all(batch.map((name) => caught(name, family)));
+      if (failed.includes(true)) return batch[failed.indexOf(true)];
+    }
+    return undefined;
+  } catch (error) {
+    return `an error (${String(error).slice(0, 80)})`;
+  }
+}
+
+/** The judgement of one module-level mutant, by a child process that imports the sandbox with the mutant on. */
+function judgeInChild(sandbox, id, family, witnesses, correct) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', sandbox, family, JSON.stringify(witnesses), JSON.stringify(correct)], {
+      cwd: sandbox,
+      env: { ...process.env, __STRYKER_ACTIVE_MUTANT__: id },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const verdict = out.trim().split('\n').at(-1) ?? '';
+      if (signal === 'SIGKILL') resolve('a timeout');
+      else if (code === 0 && verdict.startsWith('{')) resolve(JSON.parse(verdict).killedBy ?? undefined);
+      else resolve(`an error (${(err.trim().split('\n').find((l) => /Error/.test(l)) ?? `exit ${code}`).slice(0, 80)})`);
+    });
+  });
+}
+
+/** `--child <sandbox> <family> <witnesses as JSON> <correct fixtures as JSON>`, with __STRYKER_ACTIVE_MUTANT__ set: prints {"killedBy": …}. */
+async function child([sandbox, family, witnesses, correct]) {
+  const ns = (globalThis.__stryker__ ??= {});
+  ns.hitCount = 0;
+  ns.hitLimit = 5_000_000;
+  let killedBy;
+  try {
+    const { caught } = await load(sandbox);
+    killedBy = await judge(caught, family, JSON.parse(witnesses), JSON.parse(correct));
+  } catch (error) {
+    // The mutant breaks the import itself (a catalogue the suite cannot load with): any run fails.
+    killedBy = `an error (${String(error).slice(0, 80)})`;
+  }
+  console.log(JSON.stringify({ killedBy: killedBy ?? null }));
+  return 0;
+}
+
+process.exitCode = process.argv[2] === '--child' ? await child(process.argv.slice(3)) : await main();
 // Fixture servers and timers of a mutated run may linger: the verdict is in.
 setTimeout(() => process.exit(process.exitCode), 100).unref();

@@ -18,14 +18,17 @@ import { createOperation, isObject, someExistingId } from './shared.js';
 
 const SECTION = '§4 Endpoints ("All bodies are application/json")';
 
-/** Spellings of the JSON media type that RFC 9110 §8.3.1 and §5.6.6 make the same as `application/json` (UTF-8 is JSON's only encoding: RFC 8259 §8.1). */
-export const JSON_SPELLINGS = [
+/**
+ * Spellings of the JSON media type that RFC 9110 §8.3.1 and §5.6.6 make the same as `application/json` (UTF-8 is JSON's only encoding: RFC 8259 §8.1).
+ * Typed, not `as const`: Stryker leaves the literals of an `as const` array unmutated.
+ */
+export const JSON_SPELLINGS: readonly string[] = [
   'application/json; charset=utf-8',
   'application/json;charset=UTF-8',
   'Application/JSON',
   'APPLICATION/JSON; CHARSET=UTF-8',
   'application/json; charset="utf-8"',
-] as const;
+];
 
 /** Media types that are not JSON, sent with a JSON text: what a hurried implementation parses as JSON anyway. */
 export const OTHER_MEDIA_TYPES: readonly (string | null)[] = ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'application/jsonx', null];

@@ -118,9 +118,13 @@ export async function someExistingId(c: CheckContext, family: Family): Promise<s
   }
   const list = listOperation(c);
   if (list) {
+    const listedAt = performance.now();
     const sent = await c.send(family, { method: 'GET', path: list.path, operationId: list.operationId });
     const first = Array.isArray(sent.response.json) ? idOf(sent.response.json[0]) : undefined;
-    if (first) return first;
+    if (first) {
+      await listedRead(c, family, first, listedAt);
+      return first;
+    }
   }
   const create = createOperation(c);
   if (!create || c.options.readOnly) return undefined;
@@ -128,6 +132,24 @@ export async function someExistingId(c: CheckContext, family: Family): Promise<s
   const id = idOf(pet);
   if (id !== undefined) await settledRead(c, family, id);
   return id;
+}
+
+/**
+ * One canonical getPet of a listed pet, within the settle window counted
+ * from the list: it may be one that another check of this run has just
+ * created and not recorded yet, which getPet may not serve yet (a replica
+ * behind the list).
+ */
+async function listedRead(c: CheckContext, family: Family, id: string, listedAt: number): Promise<void> {
+  const op = getOperation(c);
+  const param = op?.parameters.find((p) => p.in === 'path');
+  if (!op || !param) return;
+  const request = { method: op.method, path: fillPath(op.path, { [param.name]: id }), operationId: op.operationId };
+  await c.readAfterWrite(
+    () => c.send(family, request),
+    (sent) => sent.response.status !== 404,
+    listedAt,
+  );
 }
 
 /** One canonical getPet of a created pet per run: the run's send reads it again until it is served or the window ends. */

@@ -143,6 +143,50 @@ const probes: Record<string, Probe> = {
     shows: async (c) => (await c.call('/pets', { body: { name: 'Rex', categoryId: 1 }, headers: { 'content-type': 'Application/JSON' } })).status === 415,
   },
   'requires-accept-json': { shows: async (c) => (await c.call('/pets', { headers: { accept: '*/*' } })).status === 406 },
+  'refuses-quoted-charset': {
+    shows: async (c) =>
+      (await c.call('/pets', { body: { name: 'Rex', categoryId: 1 }, headers: { 'content-type': 'application/json; charset="utf-8"' } })).status === 415,
+  },
+  'splits-parameters-on-semicolon-space': {
+    shows: async (c) =>
+      (await c.call('/pets', { body: { name: 'Rex', categoryId: 1 }, headers: { 'content-type': 'application/json;charset=UTF-8' } })).status === 415,
+  },
+  'case-sensitive-parameter-name': {
+    shows: async (c) =>
+      (await c.call('/pets', { body: { name: 'Rex', categoryId: 1 }, headers: { 'content-type': 'application/json; CHARSET=utf-8' } })).status === 415,
+  },
+  'crashes-on-text-body': {
+    shows: async (c) => (await c.call('/pets', { body: { name: 'Rex', categoryId: 1 }, headers: { 'content-type': 'text/plain' } })).status === 500,
+  },
+  'crashes-on-form-body': {
+    shows: async (c) =>
+      (await c.call('/pets', { body: { name: 'Rex', categoryId: 1 }, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status === 500,
+  },
+  'xml-errors-for-xml-bodies': {
+    shows: async (c) => {
+      const r = await c.call('/pets', { body: { name: 'Rex', categoryId: 1 }, headers: { 'content-type': 'application/xml' } });
+      return r.status === 415 && r.json === undefined && String(r.headers['content-type']).startsWith('application/xml');
+    },
+  },
+  'crashes-without-content-type': {
+    shows: async (c) =>
+      (await c.call('/pets', { body: { name: 'Rex', categoryId: 1 }, headers: { 'content-type': undefined as unknown as string } })).status === 500,
+  },
+  'refuses-any-type-wildcard': { shows: async (c) => (await c.call('/pets', { headers: { accept: '*/*' } })).status === 406 },
+  'refuses-subtype-wildcard': { shows: async (c) => (await c.call('/pets', { headers: { accept: 'application/*' } })).status === 406 },
+  'reads-first-accept-range': { shows: async (c) => (await c.call('/pets', { headers: { accept: 'text/html, application/json;q=0.9' } })).status === 406 },
+  'misreads-spaced-q': { shows: async (c) => (await c.call('/pets', { headers: { accept: 'application/json; q=0.5' } })).status === 406 },
+  'prefers-text-plain': {
+    shows: async (c) =>
+      String((await c.call('/pets', { headers: { accept: 'application/json, text/plain, */*' } })).headers['content-type']).startsWith('text/plain'),
+  },
+  'crashes-without-accept': { shows: async (c) => (await c.call('/pets')).status === 500 },
+  'repeats-content-type': {
+    shows: async (c) => {
+      const type = (await c.call('/pets')).headers['content-type'];
+      return Array.isArray(type) && type.join(', ') === 'text/plain, application/json';
+    },
+  },
 
   // ── Broken: concurrent creates (§2, §4) ─────────────────────────────
   'racy-id-counter': {
