@@ -565,6 +565,13 @@ const probes: Record<string, Probe> = {
       return (await c.call('/pets?limit=100')).json.length > before;
     },
   },
+  'past-sunset': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => {
+      const r = await c.call('/pets/1');
+      return r.status === 410 && r.json?.code !== undefined && new Date(String(r.headers['date'])).getUTCFullYear() === 2031;
+    },
+  },
   'no-deprecation-headers': {
     options: { initialPets: somePets(1) },
     shows: async (c) => {
