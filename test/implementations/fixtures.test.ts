@@ -719,8 +719,13 @@ t.test('every correct variant still does what the seed states', async (t) => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       got = await c.call(`/pets/${created.json.id}`);
     }
-    t.equal(got.status, 200, `${i.name}: the created pet can be retrieved`);
-    t.equal(got.json?.name, 'Milo 🐈', `${i.name}: with its name`);
+    let pet = got.json;
+    if (got.status === 410) {
+      // §9: from getPet's sunset on its answer is 410 (past-sunset); the pet is read through the list then.
+      t.equal(got.json?.status, 410n, `${i.name}: after the sunset getPet answers 410 with an Error body`);
+      pet = (await c.call('/pets?limit=100')).json?.find((p: { id: bigint }) => p.id === created.json.id);
+    } else t.equal(got.status, 200, `${i.name}: the created pet can be retrieved`);
+    t.equal(pet?.name, 'Milo 🐈', `${i.name}: with its name`);
     t.equal((await c.create('{"name":')).status, 400, `${i.name}: malformed JSON answers 400`);
     t.equal((await c.create({ name: 'Rex' })).status, 400, `${i.name}: a missing categoryId answers 400`);
   }
