@@ -153,6 +153,9 @@ const probes: Record<string, Probe> = {
       return (await rawStatus(c, `GET /v1/pets//${id}`)) === 200 && (await rawStatus(c, 'GET /v1//pets')) === 401;
     },
   },
+  'auth-misses-dot-dot-segment': {
+    shows: async (c) => (await rawStatus(c, 'GET /v1/pets/../pets')) === 200 && (await rawStatus(c, 'GET /v1/./pets')) === 404,
+  },
   'auth-misses-dot-segment': {
     shows: async (c) => (await rawStatus(c, 'GET /v1/./pets')) === 200 && (await rawStatus(c, 'GET /v1/pets/../pets')) === 400,
   },
