@@ -153,6 +153,12 @@ const probes: Record<string, Probe> = {
       return (await rawStatus(c, `GET /v1/pets//${id}`)) === 200 && (await rawStatus(c, 'GET /v1//pets')) === 401;
     },
   },
+  'auth-misses-capitalised-route': {
+    shows: async (c) => (await c.call('/Pets', { auth: false })).status === 200 && (await c.call('/PETS', { auth: false })).status === 404,
+  },
+  'auth-misses-upper-case-route': {
+    shows: async (c) => (await c.call('/PETS', { auth: false })).status === 200 && (await c.call('/Pets', { auth: false })).status === 401,
+  },
   'auth-misses-dot-dot-segment': {
     shows: async (c) => (await rawStatus(c, 'GET /v1/pets/../pets')) === 200 && (await rawStatus(c, 'GET /v1/./pets')) === 404,
   },
