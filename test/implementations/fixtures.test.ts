@@ -153,6 +153,14 @@ const probes: Record<string, Probe> = {
       return (await rawStatus(c, `GET /v1/pets//${id}`)) === 200 && (await rawStatus(c, 'GET /v1//pets')) === 401;
     },
   },
+  'auth-skips-head-on-pet': {
+    shows: async (c) => {
+      const id = (await c.create({ name: 'Rex', categoryId: 1 })).json.id;
+      return (
+        (await c.call(`/pets/${id}`, { method: 'HEAD', auth: false })).status === 200 && (await c.call('/pets', { method: 'HEAD', auth: false })).status !== 200
+      );
+    },
+  },
   'auth-misses-capitalised-route': {
     shows: async (c) => (await c.call('/Pets', { auth: false })).status === 200 && (await c.call('/PETS', { auth: false })).status === 404,
   },
