@@ -58,8 +58,8 @@ const TARGETS = [
   { file: 'conformance/arbitraries/requests.ts', family: 'auth', only: ['refusedAuthorizationExamples'] },
   // With its catalogues (JSON_SPELLINGS, OTHER_MEDIA_TYPES, JSON_ACCEPTS: module-level, judged in a child process each).
   { file: 'conformance/checks/media-types.ts', family: 'media-types' },
-  // Not run by default (`--family routes`): its survivors are not triaged yet (docs/mutation.md).
-  { file: 'conformance/arbitraries/spellings.ts', family: 'routes', optIn: true },
+  // The spelling catalogue of the routes checks (module-level helpers: judged in a child process each).
+  { file: 'conformance/arbitraries/spellings.ts', family: 'routes' },
 ];
 
 const RUN = { runs: 25, seed: 1, timeBudgetMs: 120_000 };

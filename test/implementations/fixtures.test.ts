@@ -15,6 +15,12 @@ import { rawExchange } from '../helpers/raw.js';
 
 const KEY = 'test-key';
 
+/** The status of a request sent byte for byte without a key (no client resolves its dot segments or slashes). */
+async function rawStatus(c: Client, requestLine: string): Promise<number> {
+  const answer = await rawExchange(c.url, `${requestLine} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+  return Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
+}
+
 interface Reply {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;
@@ -125,6 +131,48 @@ const probes: Record<string, Probe> = {
   'auth-misses-matrix-parameter': { shows: async (c) => (await c.call('/pets;x=1', { auth: false })).status === 200 },
   'auth-misses-format-suffix': { shows: async (c) => (await c.call('/pets.json', { auth: false })).status === 200 },
   'auth-skips-head': { shows: async (c) => (await c.call('/pets', { method: 'HEAD', auth: false })).status === 200 },
+  'auth-misses-encoded-letter': {
+    // Only an unreserved character is decoded: %2F stays, so the encoded slash finds no route.
+    shows: async (c) => (await c.call('/%70ets', { auth: false })).status === 200 && (await c.call('/pets%2F1', { auth: false })).status === 404,
+  },
+  'auth-misses-encoded-slash': {
+    shows: async (c) => {
+      const id = (await c.create({ name: 'Rex', categoryId: 1 })).json.id;
+      return (await c.call(`/pets%2F${id}`, { auth: false })).status === 200 && (await c.call('/%70ets', { auth: false })).status === 401;
+    },
+  },
+  'auth-misses-leading-slashes': {
+    shows: async (c) => {
+      const id = (await c.create({ name: 'Rex', categoryId: 1 })).json.id;
+      return (await rawStatus(c, 'GET /v1//pets')) === 200 && (await rawStatus(c, `GET /v1/pets//${id}`)) !== 200;
+    },
+  },
+  'auth-misses-inner-doubled-slash': {
+    shows: async (c) => {
+      const id = (await c.create({ name: 'Rex', categoryId: 1 })).json.id;
+      return (await rawStatus(c, `GET /v1/pets//${id}`)) === 200 && (await rawStatus(c, 'GET /v1//pets')) === 401;
+    },
+  },
+  'auth-skips-head-on-pet': {
+    shows: async (c) => {
+      const id = (await c.create({ name: 'Rex', categoryId: 1 })).json.id;
+      return (
+        (await c.call(`/pets/${id}`, { method: 'HEAD', auth: false })).status === 200 && (await c.call('/pets', { method: 'HEAD', auth: false })).status !== 200
+      );
+    },
+  },
+  'auth-misses-capitalised-route': {
+    shows: async (c) => (await c.call('/Pets', { auth: false })).status === 200 && (await c.call('/PETS', { auth: false })).status === 404,
+  },
+  'auth-misses-upper-case-route': {
+    shows: async (c) => (await c.call('/PETS', { auth: false })).status === 200 && (await c.call('/Pets', { auth: false })).status === 401,
+  },
+  'auth-misses-dot-dot-segment': {
+    shows: async (c) => (await rawStatus(c, 'GET /v1/pets/../pets')) === 200 && (await rawStatus(c, 'GET /v1/./pets')) === 404,
+  },
+  'auth-misses-dot-segment': {
+    shows: async (c) => (await rawStatus(c, 'GET /v1/./pets')) === 200 && (await rawStatus(c, 'GET /v1/pets/../pets')) === 400,
+  },
 
   // ── Broken: the key leaks (§5) ──────────────────────────────────────
   'key-in-401-message': { shows: async (c) => (await c.call('/pets', { auth: 'Bearer wrong' })).text.includes(KEY) },
