@@ -5,6 +5,32 @@
 // itself, which costs seconds per file), and coverage per test file means a
 // mutant runs only the files that reach it, in the order listed here: the
 // nearest (and fastest) tests first.
+import { readFileSync } from 'node:fs';
+
+/**
+ * The lines of src/store/pet-store.ts that decide which pet an id reads or
+ * gets: from `create(` to the end of `nextId()` (create, has, get and its
+ * read cache, indexOf, denseId, nextId). Found by the method names when this
+ * file loads, so the range moves with the code; a method renamed or moved
+ * out of that order fails the run instead of mutating the wrong lines.
+ */
+export function petStoreIdLines(source = readFileSync(new URL('./src/store/pet-store.ts', import.meta.url), 'utf8')) {
+  const lines = source.split('\n');
+  const find = (pattern, from = 0) => {
+    const at = lines.findIndex((line, i) => i >= from && pattern.test(line));
+    if (at === -1) throw new Error(`stryker.config.mjs: no line of src/store/pet-store.ts matches ${pattern}`);
+    return at;
+  };
+  const first = find(/^ {2}create\(/);
+  const last = find(/^ {2}\}$/, find(/^ {2}private nextId\(/, first));
+  const inside = (name) => {
+    const at = find(new RegExp(`^ {2}(private )?${name}\\(`));
+    if (at < first || at > last) throw new Error(`stryker.config.mjs: ${name}() is not between create() and the end of nextId() in src/store/pet-store.ts`);
+  };
+  for (const name of ['get', 'indexOf', 'denseId']) inside(name);
+  return `src/store/pet-store.ts:${first + 1}-${last + 1}`;
+}
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   mutate: [
@@ -13,8 +39,8 @@ export default {
     'src/server/params.ts',
     'src/server/router.ts',
     'src/store/ids.ts',
-    // The store's id assignment: create, indexOf, denseId and nextId.
-    'src/store/pet-store.ts:164-229',
+    // The store's id assignment and lookup: create, get (its read cache), indexOf, denseId and nextId.
+    petStoreIdLines(),
     // The JSON parser every request body goes through.
     'spec/json/parse.ts',
   ],

@@ -89,6 +89,26 @@ t.test('a large store given a pet at an id of its own keeps every id', async (t)
   t.notOk(store.has(TWO_53 + 5n));
 });
 
+t.test('a large store given an id just below its first (2^53 - 1, 2^53 - 3), as the first pet or the second, keeps it and finds it', async (t) => {
+  // The ids one and two steps below the mode's first: an id that is not its
+  // position must be kept, whichever index it takes.
+  for (const [given, at] of [
+    [TWO_53 - 1n, 0],
+    [TWO_53 - 3n, 0],
+    [TWO_53 - 1n, 1],
+    [TWO_53 - 3n, 1],
+  ] as const) {
+    const store = new PetStore({ maxPets: 10, ids: 'large' });
+    if (at === 1) store.create(pet);
+    t.same(store.create(pet, given), { ok: true, id: given, json: store.get(given) }, `${given} at index ${at}`);
+    t.equal(String(store.get(given)), `{"id":${given},"name":"Rex","categoryId":1}`, `${given} at index ${at} is found`);
+    if (at === 1) t.ok(store.has(TWO_53 + 1n), 'the first pet is still found');
+    const next = store.create(pet) as { id: bigint };
+    t.equal(next.id, at === 1 ? TWO_53 + 3n : TWO_53 + 1n, 'the next id is the next odd one after the highest');
+    t.ok(store.has(next.id) && store.has(given), 'both found');
+  }
+});
+
 t.test('once the highest id is 2^63 - 1, new ids are drawn at random, never past the range', async (t) => {
   const store = new PetStore({ maxPets: 10 });
   store.create(pet, MAX_INT64);

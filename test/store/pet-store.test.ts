@@ -56,6 +56,24 @@ t.test('a pet read is answered in memory of its own, the same Buffer while it st
   t.equal(s.get(1n)?.toString(), '{"id":1,"name":"E","categoryId":1}', 'nor one forgotten by a clear');
 });
 
+t.test('the read cache holds 1,024 pets, one slot each: any 1,024 consecutive pets read once are each the same Buffer when read again', async (t) => {
+  const s = store(3_000);
+  for (let i = 0; i < 2_100; i++) s.create(pet(`p${i}`));
+  for (const from of [1, 1000]) {
+    const first = new Map<bigint, Buffer>();
+    for (let id = BigInt(from); id < BigInt(from + 1024); id++) first.set(id, s.get(id)!);
+    let kept = 0;
+    for (const [id, answer] of first) if (s.get(id) === answer) kept++;
+    t.equal(kept, 1024, `pets ${from} to ${from + 1023}: none pushed out of its slot by another`);
+    // And each was read as itself.
+    for (const [id, answer] of first) if (JSON.parse(answer.toString()).id !== Number(id)) t.fail(`pet ${id} read as another`);
+  }
+  const a = s.get(5n)!;
+  s.get(5n + 1024n);
+  t.not(s.get(5n), a, 'a pet 1,024 indexes further takes its slot');
+  t.equal(JSON.parse(s.get(5n)!.toString()).id, 5, 'and the pet is read again as itself');
+});
+
 t.test('list returns the first `limit` pets in ascending id order', async (t) => {
   const s = store();
   for (const name of ['A', 'B', 'C', 'D']) s.create(pet(name));
