@@ -14,6 +14,7 @@ import { componentSchema } from '../../spec/operations.js';
 import { fillPath, queryString, validBody, type GeneratedBody } from '../arbitraries/requests.js';
 import { expectStatus, propertyCheck } from '../check.js';
 import { KEY_VARIABLE } from '../key-forms.js';
+import { shellQuote } from '../shell.js';
 import { describeValue, differingField, echoProblem, idOf } from '../knowledge.js';
 import type { JsonObject } from '../../spec/json/index.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
@@ -211,10 +212,9 @@ async function retrieveEach(c: CheckContext, create: OperationDescriptor, burst:
 function withScript(error: unknown, c: CheckContext, create: OperationDescriptor, burst: Burst): unknown {
   if (!(error instanceof Violation)) return error;
   const url = c.client.baseUrl + create.path;
-  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
   const lines = burst.bodies.map(
     (body) =>
-      `curl -sS -X ${create.method} ${quote(url)} -H "Authorization: Bearer $${KEY_VARIABLE}" -H 'content-type: application/json' --data-binary ${quote(body.text)} &`,
+      `curl -sS -X ${create.method} ${shellQuote(url)} -H "Authorization: Bearer $${KEY_VARIABLE}" -H 'content-type: application/json' --data-binary ${shellQuote(body.text)} &`,
   );
   const script = [...lines, 'wait'].join('\n     ');
   return new Violation(`${error.message}\n   replay the burst (${burst.bodies.length} creates at once):\n     ${script}`, error.exchange);

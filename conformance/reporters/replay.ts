@@ -5,15 +5,15 @@
  */
 import { joinUrl, type WireRequest } from '../client.js';
 import { KEY_VARIABLE, type Secrets, splitKeyForms } from '../key-forms.js';
+import { shellQuote } from '../shell.js';
 
 export { KEY_VARIABLE };
 
 /** A POSIX-shell word: literal text single-quoted, each form of the key the expression that rebuilds it. */
 function shellWord(text: string, secrets: Secrets): string {
-  const quote = (part: string) => `'${part.replace(/'/g, `'\\''`)}'`;
   const pieces = splitKeyForms(text, secrets);
   if (pieces.length === 0) return "''";
-  return pieces.map((piece) => (typeof piece === 'string' ? quote(piece) : piece.shell)).join('');
+  return pieces.map((piece) => (typeof piece === 'string' ? shellQuote(piece) : piece.shell)).join('');
 }
 
 export function curlCommand(baseUrl: string, request: WireRequest, secrets: Secrets): string {

@@ -13,6 +13,7 @@ import { collect, parseInteger, parseSeconds } from './options.js';
 import { readTlsFiles, resolveHeaders } from './reach.js';
 import { describeProxy, proxyFor } from '../../conformance/transport.js';
 import { redact } from '../../conformance/reporters/replay.js';
+import { shellArgument } from '../../conformance/shell.js';
 import type { Secrets } from '../../conformance/key-forms.js';
 
 type Renderer = (result: ConformanceResult, secrets: Secrets, options?: { coverage?: boolean }) => string;
@@ -132,7 +133,7 @@ export function conformCommand(io: CliIo) {
           ...(Object.keys(headers.fields).length ? { headers: headers.fields } : {}),
           ...(tls ? { tls } : {}),
           env: io.env,
-          rerunOptions: rerunOptions(options),
+          rerunOptions: rerunOptions(headers.rerun, options),
           ...(progress ? { onProgress: progress.update } : {}),
         });
       } catch (error) {
@@ -161,25 +162,15 @@ export function conformCommand(io: CliIo) {
     });
 }
 
-const shellQuote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
-
 /**
- * The options that reach the target, for a rerun line: a --header value read
- * from the environment or a file is repeated as given, a literal one (a
- * secret) as `${PETSTORE_HEADER_<NAME>}`; the TLS files by path.
+ * The options that reach the target, for a rerun line: each --header as
+ * resolveHeaders spells it without its secret, the TLS files by path.
  */
-function rerunOptions(options: { header?: string[]; ca?: string; cert?: string; key?: string; insecure?: boolean }): string[] {
-  const words: string[] = [];
-  for (const spec of options.header ?? []) {
-    const colon = spec.indexOf(':');
-    const name = spec.slice(0, colon).trim();
-    const value = spec.slice(colon + 1).trim();
-    const shown = value.startsWith('@') || /\$\{\w+\}/.test(value) ? value : `\${PETSTORE_HEADER_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}}`;
-    words.push('--header', shellQuote(`${name}: ${shown}`));
-  }
-  if (options.ca) words.push('--ca', shellQuote(options.ca));
-  if (options.cert) words.push('--cert', shellQuote(options.cert));
-  if (options.key) words.push('--key', shellQuote(options.key));
+function rerunOptions(headers: readonly string[], options: { ca?: string; cert?: string; key?: string; insecure?: boolean }): string[] {
+  const words = headers.flatMap((header) => ['--header', shellArgument(header)]);
+  if (options.ca) words.push('--ca', shellArgument(options.ca));
+  if (options.cert) words.push('--cert', shellArgument(options.cert));
+  if (options.key) words.push('--key', shellArgument(options.key));
   if (options.insecure) words.push('--insecure');
   return words;
 }

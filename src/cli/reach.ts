@@ -41,6 +41,12 @@ export interface ResolvedHeaders {
   readonly fields: Record<string, string>;
   /** The values as the reports hide them, each with the variable a replay reads it from. */
   readonly secrets: Secret[];
+  /**
+   * Each --header as a rerun line repeats it, without a secret: as given when
+   * its value is read from a file or the environment, else with the variable
+   * the reports name (`${PETSTORE_HEADER_<NAME>}`).
+   */
+  readonly rerun: string[];
 }
 
 /**
@@ -52,6 +58,7 @@ export interface ResolvedHeaders {
 export function resolveHeaders(specs: readonly string[], env: Readonly<Record<string, string | undefined>>): ResolvedHeaders {
   const fields: Record<string, string> = {};
   const secrets: Secret[] = [];
+  const rerun: string[] = [];
   for (const spec of specs) {
     const colon = spec.indexOf(':');
     const name = colon === -1 ? '' : spec.slice(0, colon).trim();
@@ -66,10 +73,13 @@ export function resolveHeaders(specs: readonly string[], env: Readonly<Record<st
     if (raw.startsWith('@')) {
       value = readText(`--header ${name}`, raw.slice(1)).replace(/\r?\n$/, '');
       secrets.push({ text: value, variable });
+      rerun.push(`${name}: ${raw}`);
     } else if (!/\$\{[A-Za-z_]\w*\}/.test(raw)) {
       value = raw;
       secrets.push({ text: value, variable });
+      rerun.push(`${name}: \${${variable}}`);
     } else {
+      rerun.push(`${name}: ${raw}`);
       // Only what comes from the environment is hidden: text around it (a scheme such as "Bearer ") is shown.
       value = raw.replace(/\$\{([A-Za-z_]\w*)\}/g, (_whole, from: string) => {
         const found = env[from];
@@ -81,7 +91,7 @@ export function resolveHeaders(specs: readonly string[], env: Readonly<Record<st
     if (/[\r\n\0]/.test(value)) throw new UsageError(`--header ${name}: a field value cannot hold a line break or NUL`);
     fields[name] = value;
   }
-  return { fields, secrets: secrets.filter((s) => s.text.length >= MIN_SECRET_LENGTH) };
+  return { fields, secrets: secrets.filter((s) => s.text.length >= MIN_SECRET_LENGTH), rerun };
 }
 
 /** The TLS options of the run, or undefined when none is given. */

@@ -4,7 +4,7 @@
 // `@FILE` from a file, each value a secret of the run that reports hide; and
 // the TLS files of --ca, --cert, --key and --insecure. Every bad value is a
 // usage error (exit 2) that names the option, before any request is sent.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
@@ -43,7 +43,7 @@ t.test('resolveHeaders: a literal value is sent as given, and is a secret shown 
     [{ text: 'acme', variable: 'PETSTORE_HEADER_X_TENANT_ID' }],
     'the name upper-cased, other characters as _',
   );
-  t.same(resolveHeaders([], {}), { fields: {}, secrets: [] }, 'no --header: nothing');
+  t.same(resolveHeaders([], {}), { fields: {}, secrets: [], rerun: [] }, 'no --header: nothing');
   const several = resolveHeaders(['X-One: first-value', 'X-Two: second-value'], {});
   t.same(several.fields, { 'X-One': 'first-value', 'X-Two': 'second-value' }, 'several fields, each kept');
   t.same(
@@ -213,4 +213,23 @@ t.test('readTlsFiles: --cert needs --key and --key needs --cert, unless the cert
 t.test('resolveHeaders: Keep-Alive (hop-by-hop) and Expect are refused like the other fields the suite cannot send', async (t) => {
   throwsUsage(t, () => resolveHeaders(['Keep-Alive: timeout=5'], {}), /^--header Keep-Alive: the suite cannot send it as given/);
   throwsUsage(t, () => resolveHeaders(['Expect: 100-continue'], {}), /^--header Expect: the suite cannot send it as given/);
+});
+
+t.test('resolveHeaders: a rerun line repeats each --header without its secret', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-reach-rerun-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'key'), 'from-a-file-123\n');
+  const { rerun } = resolveHeaders(
+    ['X-Literal: literal-secret-42', 'X-Env: Bearer ${GATEWAY_TOKEN}', `X-File: @${join(dir, 'key')}`, 'X-Odd: a${1X}b-secret'],
+    { GATEWAY_TOKEN: 'token-from-env-99' },
+  );
+  t.same(rerun, [
+    'X-Literal: ${PETSTORE_HEADER_X_LITERAL}',
+    'X-Env: Bearer ${GATEWAY_TOKEN}',
+    `X-File: @${join(dir, 'key')}`,
+    // Not a variable reference (a name cannot start with a digit): the whole value is a literal secret.
+    'X-Odd: ${PETSTORE_HEADER_X_ODD}',
+  ]);
+  for (const secret of ['literal-secret-42', 'token-from-env-99', 'from-a-file-123', 'b-secret'])
+    t.notOk(rerun.join(' ').includes(secret), `${secret} is not shown`);
 });
