@@ -125,14 +125,15 @@ export function createTransport(target: URL, agent: Agent.Options, options: Tran
   // undici builds the proxy's own connections and the forwarding pool without the agent's timeouts: given here, so
   // --timeout holds for a proxy that accepts a connection and never answers.
   const timeouts = { headersTimeout: agent.headersTimeout, bodyTimeout: agent.bodyTimeout, connectTimeout: agent.connectTimeout };
+  const pool = (origin: string | URL, options: Pool.Options) => new Pool(origin, { ...options, ...timeouts });
   return {
     dispatcher: new ProxyAgent({
       ...agent,
       uri: proxy,
       requestTls: tls,
       proxyTunnel: target.protocol === 'https:',
-      clientFactory: (origin, options) => new Pool(origin, { ...options, ...timeouts }),
-      factory: (origin, options) => new Pool(origin, { ...options, ...timeouts }),
+      clientFactory: pool,
+      factory: pool,
     }),
     proxy: describeProxy(proxy),
   };

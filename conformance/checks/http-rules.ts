@@ -66,10 +66,15 @@ const challenge: AnswerRule = {
   },
 };
 
-/** Methods the spec's operations use on any path (HEAD with GET): another method may be refused before it reaches them. */
-function interfaceMethods(ctx: CheckContext): Set<string> {
-  const methods = new Set(ctx.operations.map((op) => op.method.toUpperCase()));
-  if (methods.has('GET')) methods.add('HEAD');
+/** Methods the spec's operations use on any path (HEAD with GET), worked out once per spec: another method may be refused before it reaches them. */
+const methodsBySpec = new WeakMap<CheckContext['operations'], ReadonlySet<string>>();
+function interfaceMethods(ctx: CheckContext): ReadonlySet<string> {
+  let methods = methodsBySpec.get(ctx.operations);
+  if (!methods) {
+    const used = new Set(ctx.operations.map((op) => op.method.toUpperCase()));
+    if (used.has('GET')) used.add('HEAD');
+    methodsBySpec.set(ctx.operations, (methods = used));
+  }
   return methods;
 }
 

@@ -141,10 +141,8 @@ export async function someExistingId(c: CheckContext, family: Family): Promise<s
  * behind the list).
  */
 async function listedRead(c: CheckContext, family: Family, id: string, listedAt: number): Promise<void> {
-  const op = getOperation(c);
-  const param = op?.parameters.find((p) => p.in === 'path');
-  if (!op || !param) return;
-  const request = { method: op.method, path: fillPath(op.path, { [param.name]: id }), operationId: op.operationId };
+  const request = getPetRequest(c, id);
+  if (!request) return;
   await c.readAfterWrite(
     () => c.send(family, request),
     (sent) => sent.response.status !== 404,
@@ -152,14 +150,21 @@ async function listedRead(c: CheckContext, family: Family, id: string, listedAt:
   );
 }
 
-/** One canonical getPet of a created pet per run: the run's send reads it again until it is served or the window ends. */
-function settledRead(c: CheckContext, family: Family, id: string): Promise<void> {
+/** The canonical getPet of `id` (the key, the id as listed), if the spec has a getPet. */
+function getPetRequest(c: CheckContext, id: string): { method: string; path: string; operationId: string } | undefined {
   const op = getOperation(c);
   const param = op?.parameters.find((p) => p.in === 'path');
-  if (!op || !param) return Promise.resolve();
+  if (!op || !param) return undefined;
+  return { method: op.method, path: fillPath(op.path, { [param.name]: id }), operationId: op.operationId };
+}
+
+/** One canonical getPet of a created pet per run: the run's send reads it again until it is served or the window ends. */
+function settledRead(c: CheckContext, family: Family, id: string): Promise<void> {
+  const request = getPetRequest(c, id);
+  if (!request) return Promise.resolve();
   let pending = readable.get(c.knowledge.get(id) ?? {});
   if (!pending) {
-    pending = c.send(family, { method: op.method, path: fillPath(op.path, { [param.name]: id }), operationId: op.operationId }).then(() => undefined);
+    pending = c.send(family, request).then(() => undefined);
     const known = c.knowledge.get(id);
     if (known) readable.set(known, pending);
   }
