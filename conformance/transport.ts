@@ -116,12 +116,23 @@ export interface Transport {
  * allow CONNECT to port 443 only) and an https target through a CONNECT
  * tunnel, with TLS to the target inside it.
  */
+/** Why `proxy` cannot be used (socks and other schemes are not offered), or undefined when it can. */
+export function proxyProblem(proxy: string): string | undefined {
+  let scheme: string;
+  try {
+    scheme = new URL(proxy).protocol;
+  } catch {
+    return `the proxy ${describeProxy(proxy)} is not a URL`;
+  }
+  return scheme === 'http:' || scheme === 'https:' ? undefined : `the proxy ${describeProxy(proxy)} is not an http: or https: proxy`;
+}
+
 export function createTransport(target: URL, agent: Agent.Options, options: TransportOptions = {}): Transport {
   const tls = tlsConnectOptions(options.tls);
   const proxy = proxyFor(target, options.env ?? process.env);
   if (!proxy) return { dispatcher: new Agent({ ...agent, connect: { ...agent.connect, ...tls } }) };
-  const scheme = new URL(proxy).protocol;
-  if (scheme !== 'http:' && scheme !== 'https:') throw new Error(`the proxy ${describeProxy(proxy)} is not an http: or https: proxy`);
+  const problem = proxyProblem(proxy);
+  if (problem) throw new Error(problem);
   // undici builds the proxy's own connections and the forwarding pool without the agent's timeouts: given here, so
   // --timeout holds for a proxy that accepts a connection and never answers.
   const timeouts = { headersTimeout: agent.headersTimeout, bodyTimeout: agent.bodyTimeout, connectTimeout: agent.connectTimeout };

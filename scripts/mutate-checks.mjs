@@ -45,6 +45,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
+import { describeMutant, entryKey } from './mutation-entries.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -109,16 +110,7 @@ async function instrument(sandbox, targets) {
   });
 }
 
-/** As scripts/mutate.mjs describes a survivor (the instrumenter counts lines and columns from 0). */
-function describe(m) {
-  const lines = m.source.split('\n');
-  const { start, end } = m.location;
-  const text = lines[start.line] ?? '';
-  const indent = text.length - text.trimStart().length;
-  const original = start.line === end.line ? text.slice(start.column, end.column) : `${text.slice(start.column)}…`;
-  return { file: m.file, line: text.trim(), at: start.column + 1 - indent, mutator: m.mutatorName, original, replacement: m.replacement };
-}
-const keyOf = (e) => JSON.stringify([e.file, e.line, e.at, e.mutator, e.original, e.replacement]);
+const describe = (m) => describeMutant(m.file, m.source, m.location, m.mutatorName, m.replacement);
 
 async function main() {
   const args = process.argv.slice(2);
@@ -140,7 +132,7 @@ async function main() {
     for (const id of atImport) delete ns.mutantCoverage.static[id];
 
     const equivalents = JSON.parse(readFileSync(join(root, 'mutation/check-equivalents.json'), 'utf8'));
-    const known = new Map(equivalents.map((e) => [keyOf(e), e]));
+    const known = new Map(equivalents.map((e) => [entryKey(e), e]));
     const summary = [];
     let failed = false;
     for (const family of [...new Set(targets.map((t) => t.family))]) {
@@ -188,8 +180,8 @@ async function main() {
         if (killedBy === 'base') counts.killedByBase++;
         else if (correct.includes(killedBy)) counts.killedByCorrect++;
         else if (killedBy) counts.killed++;
-        else if (known.get(keyOf(described))?.status === 'equivalent') counts.equivalent++;
-        else if (known.get(keyOf(described))?.status === 'open') counts.open++;
+        else if (known.get(entryKey(described))?.status === 'equivalent') counts.equivalent++;
+        else if (known.get(entryKey(described))?.status === 'open') counts.open++;
         else {
           if (wasReached) counts.survived++;
           else counts.noCoverage++;

@@ -17,6 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describeMutant, entryKey } from './mutation-entries.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -27,24 +28,8 @@ const passed = dash === -1 ? [] : args.slice(dash + 1);
 const reportOnly = own.includes('--report');
 const only = own.includes('--server') ? 'server' : own.includes('--checks') ? 'checks' : undefined;
 
-/**
- * What a surviving mutant is known by in mutation/equivalents.json: its file,
- * the source line it changes (trimmed, so indentation does not matter), the
- * column in that trimmed line where the change starts, the mutator, and the
- * text it puts there. Line numbers are not used: they move with every edit.
- */
-export function describe(file, source, m) {
-  const lines = source.split('\n');
-  const { start, end } = m.location;
-  const text = lines[start.line - 1] ?? '';
-  const indent = text.length - text.trimStart().length;
-  const original = start.line === end.line ? text.slice(start.column - 1, end.column - 1) : `${text.slice(start.column - 1)}…`;
-  return { file, line: text.trim(), at: start.column - indent, mutator: m.mutatorName, original, replacement: m.replacement ?? '' };
-}
-
-function keyOf(e) {
-  return JSON.stringify([e.file, e.line, e.at, e.mutator, e.original, e.replacement]);
-}
+/** A report's location counts lines and columns from 1. */
+const fromOne = ({ start, end }) => ({ start: { line: start.line - 1, column: start.column - 1 }, end: { line: end.line - 1, column: end.column - 1 } });
 
 function serverPart() {
   const started = Date.now();
@@ -56,7 +41,7 @@ function serverPart() {
   const seconds = Math.round((Date.now() - started) / 1000);
   const report = JSON.parse(readFileSync(join(root, 'reports/mutation/server.json'), 'utf8'));
   const equivalents = JSON.parse(readFileSync(join(root, 'mutation/equivalents.json'), 'utf8'));
-  const known = new Map(equivalents.map((e) => [keyOf(e), e]));
+  const known = new Map(equivalents.map((e) => [entryKey(e), e]));
   const used = new Set();
   const counts = { mutants: 0, killed: 0, timeout: 0, equivalent: 0, survived: 0, errors: 0 };
   const unexplained = [];
@@ -66,8 +51,8 @@ function serverPart() {
       if (m.status === 'Killed') counts.killed++;
       else if (m.status === 'Timeout') counts.timeout++;
       else if (m.status === 'Survived' || m.status === 'NoCoverage') {
-        const survivor = describe(file, source, m);
-        const key = keyOf(survivor);
+        const survivor = describeMutant(file, source, fromOne(m.location), m.mutatorName, m.replacement);
+        const key = entryKey(survivor);
         if (known.has(key)) {
           counts.equivalent++;
           used.add(key);

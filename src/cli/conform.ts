@@ -11,7 +11,7 @@ import { UsageError, type CliIo } from './io.js';
 import { describeCounts, verdictOf } from '../../conformance/outcomes.js';
 import { collect, parseInteger, parseSeconds } from './options.js';
 import { readTlsFiles, resolveHeaders } from './reach.js';
-import { describeProxy, proxyFor } from '../../conformance/transport.js';
+import { proxyFor, proxyProblem } from '../../conformance/transport.js';
 import { redact } from '../../conformance/reporters/replay.js';
 import { shellArgument } from '../../conformance/shell.js';
 import type { Secrets } from '../../conformance/key-forms.js';
@@ -104,9 +104,10 @@ export function conformCommand(io: CliIo) {
       if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') throw new UsageError('--base-url must be http: or https:');
       const { families, checkIds } = selection(options.checks, options.skipChecks);
       const reports = reportTargets(options.reporter ?? [], options.output ?? []);
+      // A proxy the run cannot use is a usage error (exit 2), found before any request.
       const proxy = proxyFor(baseUrl, io.env);
-      if (proxy && !/^https?:\/\//i.test(proxy))
-        throw new UsageError(`the proxy ${describeProxy(proxy)} from the environment is not an http:// or https:// proxy`);
+      const proxyRefused = proxy && proxyProblem(proxy);
+      if (proxyRefused) throw new UsageError(`${proxyRefused} (from the environment)`);
       const headers = resolveHeaders(options.header ?? [], io.env);
       const tls = readTlsFiles(options);
       const secrets = { apiKey, others: headers.secrets };

@@ -289,6 +289,13 @@ t.test('--timeout bounds a request through a proxy that never answers', async (t
 // Reported, not fixed here: the preflight's "cannot reach" line (runner.ts) does not say
 // the run went through a proxy, so a proxy that refuses connections reads as the target
 // refusing ("is the port right?" of --base-url).
+t.test('a socks proxy from the environment is a usage error, before any request', async (t) => {
+  const run = await runCli(['conform', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', KEY], { http_proxy: 'socks5://alice:proxy-pw-31@127.0.0.1:1080' });
+  t.equal(run.code, 2, run.stderr);
+  t.match(run.stderr, /the proxy socks5:\/\/127\.0\.0\.1:1080 is not an http: or https: proxy \(from the environment\)/);
+  t.notOk(run.stderr.includes('proxy-pw-31'), 'the proxy password is not shown');
+});
+
 t.test('a proxy that refuses the connection is named in the exit-2 line', async (t) => {
   const closed = createNetServer();
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
