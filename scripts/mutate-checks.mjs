@@ -37,7 +37,8 @@
  * generated; they are counted as ignored.
  *
  * Exit code 1 when a mutant survives that is not listed as equivalent.
- * `--family auth` runs one family's targets; `--list` prints the mutants.
+ * `--family auth` runs one family's targets (`--family a,b` several); `--list` prints the mutants;
+ * `--count` only counts them (nothing is run).
  */
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -61,6 +62,24 @@ const TARGETS = [
   { file: 'conformance/checks/media-types.ts', family: 'media-types' },
   // The spelling catalogue of the routes checks (module-level helpers: judged in a child process each).
   { file: 'conformance/arbitraries/spellings.ts', family: 'routes' },
+  // Not yet triaged (run with --family): the unknown ids of not-found and how they are spelled.
+  { file: 'conformance/checks/not-found.ts', family: 'not-found', optIn: true },
+  { file: 'conformance/arbitraries/requests.ts', family: 'not-found', only: ['pathValue'], optIn: true },
+  { file: 'conformance/checks/deprecation.ts', family: 'deprecation', optIn: true },
+  // With the invalid bodies the validation checks send.
+  { file: 'conformance/checks/validation.ts', family: 'validation', optIn: true },
+  {
+    file: 'conformance/arbitraries/requests.ts',
+    family: 'validation',
+    only: ['invalidBodyClasses', 'applyMutation', 'invalidBody', 'invalidBodyExamples', 'unboundedMarkedProperty', 'withLongMarked', 'without'],
+    optIn: true,
+  },
+  // With the invalid parameter texts the limits checks send.
+  { file: 'conformance/checks/limits.ts', family: 'limits', optIn: true },
+  { file: 'conformance/arbitraries/requests.ts', family: 'limits', only: ['invalidParameterTexts'], optIn: true },
+  { file: 'conformance/checks/state.ts', family: 'state', optIn: true },
+  { file: 'conformance/checks/json.ts', family: 'json', optIn: true },
+  { file: 'conformance/catalogues/json-texts.ts', family: 'json', optIn: true },
 ];
 
 const RUN = { runs: 25, seed: 1, timeBudgetMs: 120_000 };
@@ -76,15 +95,22 @@ const SILENT_CALLS = new Set(['cover', 'unspecified', 'advise']);
 /** Constructors whose first argument is a message only. */
 const MESSAGES = new Set(['Violation', 'NothingToExercise', 'Error']);
 
-function ignorerFor(targets) {
+/**
+ * `spans` is filled with the lines of each top-level declaration that a target
+ * names in `only` (file → [{ name, first, last }]), so a mutant is given to the
+ * family whose catalogue it is in when one file serves several families.
+ */
+function ignorerFor(targets, spans) {
   return {
     shouldIgnore(path) {
       const node = path.node;
-      const target = targets.find((t) => join(root, t.file) === path.hub?.file?.opts?.filename);
-      if (target?.only && path.parentPath?.isProgram?.()) {
+      const file = path.hub?.file?.opts?.filename;
+      const ofFile = targets.filter((t) => join(root, t.file) === file);
+      if (ofFile.length > 0 && ofFile.every((t) => t.only) && path.parentPath?.isProgram?.()) {
         const declared = node.type === 'ExportNamedDeclaration' ? node.declaration : node;
         const name = declared?.id?.name ?? declared?.declarations?.[0]?.id?.name;
-        if (!target.only.includes(name)) return 'outside the catalogue';
+        if (!ofFile.some((t) => t.only.includes(name))) return 'outside the catalogue';
+        spans.set(file, [...(spans.get(file) ?? []), { name, first: node.loc.start.line, last: node.loc.end.line }]);
       }
       if (node.type === 'ObjectProperty' && DESCRIPTIVE.has(node.key?.name ?? node.key?.value)) return 'describes a check or a result';
       if (node.type === 'CallExpression' && SILENT_CALLS.has(node.callee?.property?.name)) return 'coverage or an advisory: never a failure';
@@ -99,13 +125,29 @@ function ignorerFor(targets) {
 const silentLogger = { debug() {}, trace() {}, info() {}, warn: console.warn, error: console.error, fatal: console.error };
 for (const level of ['Trace', 'Debug', 'Info', 'Warn', 'Error', 'Fatal']) silentLogger[`is${level}Enabled`] = () => level === 'Warn' || level === 'Error';
 
-/** Every target in one instrumentation, so that mutant ids are unique across files. */
+/**
+ * Every target in one instrumentation, so that mutant ids are unique across
+ * files. A file may serve several families: the whole file one family, or
+ * each named catalogue (`only`) its own.
+ */
 async function instrument(sandbox, targets) {
-  const files = targets.map((t) => ({ name: join(root, t.file), content: readFileSync(join(root, t.file), 'utf8'), mutate: true }));
-  const result = await new Instrumenter(silentLogger).instrument(files, { plugins: null, excludedMutations: [], ignorers: [ignorerFor(targets)] });
+  const names = [...new Set(targets.map((t) => t.file))];
+  for (const name of names) {
+    const ofFile = targets.filter((t) => t.file === name);
+    if (ofFile.length > 1 && ofFile.some((t) => !t.only)) throw new Error(`${name}: a file mutated whole serves one family only`);
+  }
+  const files = names.map((name) => ({ name: join(root, name), content: readFileSync(join(root, name), 'utf8'), mutate: true }));
+  const spans = new Map();
+  const result = await new Instrumenter(silentLogger).instrument(files, { plugins: null, excludedMutations: [], ignorers: [ignorerFor(targets, spans)] });
   for (const file of result.files) writeFileSync(join(sandbox, relative(root, file.name)), file.content);
-  return result.mutants.map((m) => {
-    const target = targets.find((t) => join(root, t.file) === m.fileName);
+  // Outside every catalogue named: not part of what is mutated, not counted either.
+  const inTargets = result.mutants.filter((m) => m.statusReason !== 'outside the catalogue');
+  return inTargets.map((m) => {
+    const ofFile = targets.filter((t) => join(root, t.file) === m.fileName);
+    const line = m.location.start.line + 1;
+    const declaration = spans.get(m.fileName)?.find((s) => s.first <= line && line <= s.last);
+    const target = ofFile.length === 1 ? ofFile[0] : ofFile.find((t) => t.only.includes(declaration?.name));
+    if (!target) throw new Error(`${m.fileName}:${line}: a mutant outside every target's catalogue`);
     return { ...m, file: target.file, family: target.family, source: files.find((f) => f.name === m.fileName).content };
   });
 }
@@ -115,7 +157,9 @@ const describe = (m) => describeMutant(m.file, m.source, m.location, m.mutatorNa
 async function main() {
   const args = process.argv.slice(2);
   const familyArg = args.includes('--family') ? args[args.indexOf('--family') + 1] : undefined;
-  const targets = TARGETS.filter((t) => (familyArg ? t.family === familyArg : !t.optIn));
+  const chosen = familyArg?.split(',');
+  const targets = TARGETS.filter((t) => (chosen ? chosen.includes(t.family) : !t.optIn));
+  if (chosen && targets.length === 0) throw new Error(`no target serves ${familyArg}`);
   const started = Date.now();
   const sandbox = mkdtempSync(join(tmpdir(), 'petstore-mutate-checks-'));
   try {
@@ -123,6 +167,14 @@ async function main() {
     for (const file of ['package.json', 'tsconfig.json']) cpSync(join(root, file), join(sandbox, file));
     for (const link of ['node_modules', 'dist']) symlinkSync(join(root, link), join(sandbox, link));
     const all = (await instrument(sandbox, targets)).map((m) => ({ ...m, switchId: m.id }));
+    if (args.includes('--count')) {
+      for (const family of [...new Set(targets.map((t) => t.family))]) {
+        const ofFamily = all.filter((m) => m.family === family);
+        const ignored = ofFamily.filter((m) => m.status === 'Ignored').length;
+        console.log(`${family}: ${ofFamily.length - ignored} mutants, ${ignored} descriptive ones not generated`);
+      }
+      return 0;
+    }
     // The instrumented modules keep the coverage object they first see: it is emptied in place, never replaced.
     const ns = (globalThis.__stryker__ ??= {});
     ns.mutantCoverage = { static: {}, perTest: {} };
