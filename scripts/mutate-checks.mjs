@@ -42,7 +42,7 @@
  */
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants as osConstants, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
@@ -152,6 +152,9 @@ async function instrument(sandbox, targets) {
   });
 }
 
+/** The child processes judging a module-level mutant now, killed with this one. */
+const children = new Set();
+
 const describe = (m) => describeMutant(m.file, m.source, m.location, m.mutatorName, m.replacement);
 
 async function main() {
@@ -162,6 +165,14 @@ async function main() {
   if (chosen && targets.length === 0) throw new Error(`no target serves ${familyArg}`);
   const started = Date.now();
   const sandbox = mkdtempSync(join(tmpdir(), 'petstore-mutate-checks-'));
+  // Interrupted (Ctrl-C, a CI timeout): the children and the sandbox go too, not only this process.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.once(signal, () => {
+      for (const child of children) child.kill('SIGKILL');
+      rmSync(sandbox, { recursive: true, force: true });
+      process.exit(128 + osConstants.signals[signal]);
+    });
+  }
   try {
     for (const dir of ['conformance', 'spec', 'src', 'fixtures']) cpSync(join(root, dir), join(sandbox, dir), { recursive: true });
     for (const file of ['package.json', 'tsconfig.json']) cpSync(join(root, file), join(sandbox, file));
@@ -305,12 +316,14 @@ function judgeInChild(sandbox, id, family, witnesses, correct) {
       env: { ...process.env, __STRYKER_ACTIVE_MUTANT__: id },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    children.add(child);
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS);
     child.on('close', (code, signal) => {
+      children.delete(child);
       clearTimeout(timer);
       const verdict = out.trim().split('\n').at(-1) ?? '';
       if (signal === 'SIGKILL') resolve('a timeout');
