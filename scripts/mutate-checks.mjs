@@ -77,7 +77,7 @@ const TARGETS = [
   // With the invalid parameter texts the limits checks send.
   { file: 'conformance/checks/limits.ts', family: 'limits', optIn: true },
   { file: 'conformance/arbitraries/requests.ts', family: 'limits', only: ['invalidParameterTexts'], optIn: true },
-  { file: 'conformance/checks/state.ts', family: 'state', optIn: true },
+  { file: 'conformance/checks/state.ts', family: 'state' },
   { file: 'conformance/checks/json.ts', family: 'json', optIn: true },
   { file: 'conformance/catalogues/json-texts.ts', family: 'json', optIn: true },
 ];

@@ -369,6 +369,13 @@ const probes: Record<string, Probe> = {
       return (await c.call(`/pets/${json.id}`)).json.status === undefined;
     },
   },
+  'get-pet-omits-status': {
+    shows: async (c) => {
+      const { json } = await c.create({ name: 'Rex', categoryId: 1, status: 'sold' });
+      const listed = (await c.call('/pets?status=sold')).json as { id: bigint }[];
+      return listed.some((p) => p.id === json.id) && (await c.call(`/pets/${json.id}`)).json.status === undefined;
+    },
+  },
   'get-pet-misses-listed-pets': {
     shows: async (c) => {
       await c.create({ name: 'Rex', categoryId: 1 });
