@@ -451,6 +451,24 @@ const probes: Record<string, Probe> = {
   'repeats-member-names': { shows: async (c) => (await c.create({ name: 'Rex', categoryId: 1 })).text.startsWith('{"name":"","id":') },
   'validates-first-stores-last': { shows: async (c) => (await c.create('{"name":"Rex","categoryId":1,"categoryId":"1"}')).json?.categoryId === '1' },
   'drops-number-exponent': { shows: async (c) => (await c.create('{"name":"Rex","categoryId":5E2}')).json?.categoryId === 5n },
+  'refuses-tab-whitespace': { shows: async (c) => (await c.create('{"name":"Rex",\t"categoryId":1}')).status === 400 },
+  'splits-escaped-surrogate-pair': { shows: async (c) => (await c.create('{"name":"\\ud83d\\ude00","categoryId":1}')).json?.name === '\ufffd\ufffd' },
+  'crashes-on-long-integer': { shows: async (c) => (await c.create(`{"name":"Rex","categoryId":${'9'.repeat(5000)}}`)).status === 500 },
+  'crashes-on-infinite-exponent': { shows: async (c) => (await c.create('{"name":"Rex","categoryId":1e400}')).status === 500 },
+  'crashes-on-nan': { shows: async (c) => (await c.create('{"name":"Rex","categoryId":NaN}')).status === 500 },
+  'echoes-last-stores-first': {
+    shows: async (c) => {
+      const created = await c.create('{"name":"first","name":"last","categoryId":1}');
+      return created.json?.name === 'last' && (await c.call(`/pets/${created.json.id}`)).json?.name === 'first';
+    },
+  },
+  'drops-lone-surrogate': { shows: async (c) => (await c.create('{"name":"Rex\\ud800","categoryId":1}')).json?.name === 'Rex' },
+  'stores-integer-part': { shows: async (c) => (await c.create('{"name":"Rex","categoryId":5E2}')).json?.categoryId === 5n },
+  'strips-decimal-point': { shows: async (c) => (await c.create('{"name":"Rex","categoryId":7.0}')).json?.categoryId === 70n },
+  'bom-as-other-charset': { shows: async (c) => (await c.create('\ufeff{"name":"Rex","categoryId":1}')).status === 415 },
+  'bare-400-on-deep-nesting': {
+    shows: async (c) => (await c.create(`{"name":"Rex","categoryId":1,"extra":${'['.repeat(100)}${']'.repeat(100)}}`)).text === 'Bad Request',
+  },
 
   // ── Broken: the invariants (no credential, server-owned ids, pages) ─
   'deletes-without-key': {
