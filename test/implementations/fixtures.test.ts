@@ -466,6 +466,17 @@ const probes: Record<string, Probe> = {
   'stores-integer-part': { shows: async (c) => (await c.create('{"name":"Rex","categoryId":5E2}')).json?.categoryId === 5n },
   'strips-decimal-point': { shows: async (c) => (await c.create('{"name":"Rex","categoryId":7.0}')).json?.categoryId === 70n },
   'bom-as-other-charset': { shows: async (c) => (await c.create('\ufeff{"name":"Rex","categoryId":1}')).status === 415 },
+  'latin1-error-body': {
+    // Read as bytes: a text decoder would replace the 0xFC of "ü".
+    shows: async (c) => {
+      const r = await request(`${c.url}/pets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: `{"name":"Rex","categoryId":1,"extra":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+      });
+      return r.statusCode === 500 && Buffer.from(await r.body.arrayBuffer()).includes(0xfc);
+    },
+  },
   'bare-400-on-deep-nesting': {
     shows: async (c) => (await c.create(`{"name":"Rex","categoryId":1,"extra":${'['.repeat(100)}${']'.repeat(100)}}`)).text === 'Bad Request',
   },
