@@ -477,6 +477,17 @@ const probes: Record<string, Probe> = {
       return r.statusCode === 500 && Buffer.from(await r.body.arrayBuffer()).includes(0xfc);
     },
   },
+  'bom-in-problem-json': {
+    shows: async (c) => {
+      const r = await request(`${c.url}/pets`);
+      return (
+        r.headers['content-type'] === 'application/problem+json' &&
+        Buffer.from(await r.body.arrayBuffer())
+          .subarray(0, 3)
+          .equals(Buffer.from([0xef, 0xbb, 0xbf]))
+      );
+    },
+  },
   'bare-400-on-deep-nesting': {
     shows: async (c) => (await c.create(`{"name":"Rex","categoryId":1,"extra":${'['.repeat(100)}${']'.repeat(100)}}`)).text === 'Bad Request',
   },
