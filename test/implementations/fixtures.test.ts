@@ -742,6 +742,7 @@ const probes: Record<string, Probe> = {
   'lenient-id-parse': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/%201')).status === 200 },
   'takes-access-token-query': { shows: async (c) => (await c.call(`/pets?access_token=${KEY}`, { auth: false })).status === 200 },
   'first-member-wins': { shows: async (c) => (await c.create('{"name":"First","categoryId":1,"name":"Last"}')).json?.name === 'First' },
+  'repeats-id-same-value': { shows: async (c) => /^\{"id":(\d+),"id":\1,/.test((await c.create({ name: 'Rex', categoryId: 1 })).text) },
   'replaces-lone-surrogate': { shows: async (c) => (await c.create('{"name":"Rex\\ud800","categoryId":1}')).json?.name === 'Rex\ufffd' },
   'stack-overflow-on-deep-nesting': {
     shows: async (c) => {
