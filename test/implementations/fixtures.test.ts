@@ -453,6 +453,7 @@ const probes: Record<string, Probe> = {
   'drops-number-exponent': { shows: async (c) => (await c.create('{"name":"Rex","categoryId":5E2}')).json?.categoryId === 5n },
   'refuses-tab-whitespace': { shows: async (c) => (await c.create('{"name":"Rex",\t"categoryId":1}')).status === 400 },
   'splits-escaped-surrogate-pair': { shows: async (c) => (await c.create('{"name":"\\ud83d\\ude00","categoryId":1}')).json?.name === '\ufffd\ufffd' },
+  'refuses-escaped-surrogates': { shows: async (c) => (await c.create('{"name":"\\ud83d\\ude00","categoryId":1}')).status === 400 },
   'crashes-on-long-integer': { shows: async (c) => (await c.create(`{"name":"Rex","categoryId":${'9'.repeat(5000)}}`)).status === 500 },
   'crashes-on-infinite-exponent': { shows: async (c) => (await c.create('{"name":"Rex","categoryId":1e400}')).status === 500 },
   'crashes-on-nan': { shows: async (c) => (await c.create('{"name":"Rex","categoryId":NaN}')).status === 500 },
