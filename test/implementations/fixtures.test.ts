@@ -458,6 +458,47 @@ const probes: Record<string, Probe> = {
   'repeats-member-names': { shows: async (c) => (await c.create({ name: 'Rex', categoryId: 1 })).text.startsWith('{"name":"","id":') },
   'validates-first-stores-last': { shows: async (c) => (await c.create('{"name":"Rex","categoryId":1,"categoryId":"1"}')).json?.categoryId === '1' },
   'drops-number-exponent': { shows: async (c) => (await c.create('{"name":"Rex","categoryId":5E2}')).json?.categoryId === 5n },
+  'refuses-tab-whitespace': { shows: async (c) => (await c.create('{"name":"Rex",\t"categoryId":1}')).status === 400 },
+  'splits-escaped-surrogate-pair': { shows: async (c) => (await c.create('{"name":"\\ud83d\\ude00","categoryId":1}')).json?.name === '\ufffd\ufffd' },
+  'refuses-escaped-surrogates': { shows: async (c) => (await c.create('{"name":"\\ud83d\\ude00","categoryId":1}')).status === 400 },
+  'crashes-on-long-integer': { shows: async (c) => (await c.create(`{"name":"Rex","categoryId":${'9'.repeat(5000)}}`)).status === 500 },
+  'crashes-on-infinite-exponent': { shows: async (c) => (await c.create('{"name":"Rex","categoryId":1e400}')).status === 500 },
+  'crashes-on-nan': { shows: async (c) => (await c.create('{"name":"Rex","categoryId":NaN}')).status === 500 },
+  'echoes-last-stores-first': {
+    shows: async (c) => {
+      const created = await c.create('{"name":"first","name":"last","categoryId":1}');
+      return created.json?.name === 'last' && (await c.call(`/pets/${created.json.id}`)).json?.name === 'first';
+    },
+  },
+  'drops-lone-surrogate': { shows: async (c) => (await c.create('{"name":"Rex\\ud800","categoryId":1}')).json?.name === 'Rex' },
+  'stores-integer-part': { shows: async (c) => (await c.create('{"name":"Rex","categoryId":5E2}')).json?.categoryId === 5n },
+  'strips-decimal-point': { shows: async (c) => (await c.create('{"name":"Rex","categoryId":7.0}')).json?.categoryId === 70n },
+  'bom-as-other-charset': { shows: async (c) => (await c.create('\ufeff{"name":"Rex","categoryId":1}')).status === 415 },
+  'latin1-error-body': {
+    // Read as bytes: a text decoder would replace the 0xFC of "ü".
+    shows: async (c) => {
+      const r = await request(`${c.url}/pets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: `{"name":"Rex","categoryId":1,"extra":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+      });
+      return r.statusCode === 500 && Buffer.from(await r.body.arrayBuffer()).includes(0xfc);
+    },
+  },
+  'bom-in-problem-json': {
+    shows: async (c) => {
+      const r = await request(`${c.url}/pets`);
+      return (
+        r.headers['content-type'] === 'application/problem+json' &&
+        Buffer.from(await r.body.arrayBuffer())
+          .subarray(0, 3)
+          .equals(Buffer.from([0xef, 0xbb, 0xbf]))
+      );
+    },
+  },
+  'bare-400-on-deep-nesting': {
+    shows: async (c) => (await c.create(`{"name":"Rex","categoryId":1,"extra":${'['.repeat(100)}${']'.repeat(100)}}`)).text === 'Bad Request',
+  },
 
   // ── Broken: the invariants (no credential, server-owned ids, pages) ─
   'deletes-without-key': {
@@ -709,6 +750,14 @@ const probes: Record<string, Probe> = {
   'lenient-id-parse': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/%201')).status === 200 },
   'takes-access-token-query': { shows: async (c) => (await c.call(`/pets?access_token=${KEY}`, { auth: false })).status === 200 },
   'first-member-wins': { shows: async (c) => (await c.create('{"name":"First","categoryId":1,"name":"Last"}')).json?.name === 'First' },
+  'repeats-id-same-value': { shows: async (c) => /^\{"id":(\d+),"id":\1,/.test((await c.create({ name: 'Rex', categoryId: 1 })).text) },
+  'replaces-lone-surrogate': { shows: async (c) => (await c.create('{"name":"Rex\\ud800","categoryId":1}')).json?.name === 'Rex\ufffd' },
+  'stack-overflow-on-deep-nesting': {
+    shows: async (c) => {
+      const r = await c.create(`{"name":"Rex","categoryId":1,"extra":${'['.repeat(5000)}${']'.repeat(5000)}}`);
+      return r.status === 500 && String(r.headers['content-type']).startsWith('text/plain');
+    },
+  },
   'rate-limited': {
     shows: async (c) => {
       const statuses = [];
