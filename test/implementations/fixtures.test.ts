@@ -292,6 +292,20 @@ const probes: Record<string, Probe> = {
     },
   },
   'accepts-array-body': { shows: async (c) => (await c.create('[]')).status === 201 },
+  'accepts-batch-array': { shows: async (c) => (await c.create([{ name: 'Rex', categoryId: 1 }])).status === 201 },
+  'reparses-string-body': { shows: async (c) => (await c.create('"pet"')).status === 500 },
+  'accepts-trailing-comma': { shows: async (c) => (await c.create('{"name": "Rex", "categoryId": 1,}')).status === 201 },
+  'accepts-single-quotes': { shows: async (c) => (await c.create("{'name': 'Rex', 'categoryId': 1}")).status === 201 },
+  'closes-truncated-json': { shows: async (c) => (await c.create('{"name": "Rex", "categoryId": 1')).status === 201 },
+  'parses-form-fallback': { shows: async (c) => (await c.create('name=Rex&categoryId=1')).status === 201 },
+  'crashes-on-empty-body': { shows: async (c) => (await c.create('')).status === 500 },
+  'crashes-without-status': { shows: async (c) => (await c.create({ name: 'Rex', categoryId: 1 })).status === 500 },
+  'unknown-property-framework-error': {
+    shows: async (c) => {
+      const r = await c.create({ name: 'Rex', categoryId: 1, color: 'brown' });
+      return r.status === 400 && Array.isArray(r.json?.message) && r.json.code === undefined;
+    },
+  },
   'crashes-on-malformed-json': { shows: async (c) => (await c.create('{"name":')).status === 500 },
   'non-error-400-body': {
     shows: async (c) => {
