@@ -4,7 +4,15 @@
  * the created Pet, its fields as sent and a service-assigned id.
  */
 import { stringifyJson, type JsonObject } from '../../spec/json/index.js';
-import { invalidBody, invalidBodyExamples, type GeneratedBody, sampleValidBody, unboundedMarkedProperty, validBody, withLongMarked } from '../arbitraries/requests.js';
+import {
+  invalidBody,
+  invalidBodyExamples,
+  type GeneratedBody,
+  sampleValidBody,
+  unboundedMarkedProperty,
+  validBody,
+  withLongMarked,
+} from '../arbitraries/requests.js';
 import { exampleCheck, expectErrorBody, expectStatus, propertyCheck } from '../check.js';
 import { describeValue } from '../knowledge.js';
 import type { OperationDescriptor } from '../../spec/operations.js';
