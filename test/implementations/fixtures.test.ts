@@ -324,6 +324,12 @@ const probes: Record<string, Probe> = {
   'returns-limit-plus-one': { options: { initialPets: somePets(10) }, shows: async (c) => (await c.call('/pets?limit=3')).json.length === 4 },
   'exceeds-max-limit': { options: { initialPets: somePets(200) }, shows: async (c) => (await c.call('/pets?limit=150')).json?.length === 150 },
   'crashes-on-non-numeric-limit': { shows: async (c) => (await c.call('/pets?limit=abc')).status === 500 },
+  'zero-limit-lists-all': { options: { initialPets: somePets(105) }, shows: async (c) => (await c.call('/pets?limit=0')).json?.length === 105 },
+  'crashes-on-negative-limit': { shows: async (c) => (await c.call('/pets?limit=-1')).status === 500 },
+  'crashes-on-fractional-limit': { shows: async (c) => (await c.call('/pets?limit=1.5')).status === 500 },
+  'nan-limit-lists-all': { options: { initialPets: somePets(105) }, shows: async (c) => (await c.call('/pets?limit=abc')).json?.length === 105 },
+  'empty-limit-lists-all': { options: { initialPets: somePets(105) }, shows: async (c) => (await c.call('/pets?limit=')).json?.length === 105 },
+  'crashes-on-limit-overflow': { shows: async (c) => (await c.call('/pets?limit=99999999999999999999999')).status === 500 },
   'ignores-status-filter': {
     options: { initialPets: somePets(6) },
     shows: async (c) => (await c.call('/pets?status=sold')).json.some((p: { status?: string }) => p.status !== 'sold'),
