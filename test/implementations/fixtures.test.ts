@@ -330,6 +330,8 @@ const probes: Record<string, Probe> = {
   'nan-limit-lists-all': { options: { initialPets: somePets(105) }, shows: async (c) => (await c.call('/pets?limit=abc')).json?.length === 105 },
   'empty-limit-lists-all': { options: { initialPets: somePets(105) }, shows: async (c) => (await c.call('/pets?limit=')).json?.length === 105 },
   'crashes-on-limit-overflow': { shows: async (c) => (await c.call('/pets?limit=99999999999999999999999')).status === 500 },
+  'accepts-three-digit-limit': { options: { initialPets: somePets(105) }, shows: async (c) => (await c.call('/pets?limit=101')).json?.length === 101 },
+  'crashes-on-status-case': { shows: async (c) => (await c.call('/pets?status=AVAILABLE')).status === 500 },
   'ignores-status-filter': {
     options: { initialPets: somePets(6) },
     shows: async (c) => (await c.call('/pets?status=sold')).json.some((p: { status?: string }) => p.status !== 'sold'),
