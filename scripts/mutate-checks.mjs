@@ -67,16 +67,15 @@ const TARGETS = [
   { file: 'conformance/arbitraries/requests.ts', family: 'not-found', only: ['pathValue'], optIn: true },
   { file: 'conformance/checks/deprecation.ts', family: 'deprecation', optIn: true },
   // With the invalid bodies the validation checks send.
-  { file: 'conformance/checks/validation.ts', family: 'validation', optIn: true },
+  { file: 'conformance/checks/validation.ts', family: 'validation' },
   {
     file: 'conformance/arbitraries/requests.ts',
     family: 'validation',
     only: ['invalidBodyClasses', 'applyMutation', 'invalidBody', 'invalidBodyExamples', 'unboundedMarkedProperty', 'withLongMarked', 'without'],
-    optIn: true,
   },
   // With the invalid parameter texts the limits checks send.
-  { file: 'conformance/checks/limits.ts', family: 'limits', optIn: true },
-  { file: 'conformance/arbitraries/requests.ts', family: 'limits', only: ['invalidParameterTexts'], optIn: true },
+  { file: 'conformance/checks/limits.ts', family: 'limits' },
+  { file: 'conformance/arbitraries/requests.ts', family: 'limits', only: ['invalidParameterTexts'] },
   { file: 'conformance/checks/state.ts', family: 'state' },
   // With its catalogue of JSON texts (module-level: judged in a child process each).
   { file: 'conformance/checks/json.ts', family: 'json' },

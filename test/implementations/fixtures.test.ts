@@ -292,6 +292,20 @@ const probes: Record<string, Probe> = {
     },
   },
   'accepts-array-body': { shows: async (c) => (await c.create('[]')).status === 201 },
+  'accepts-batch-array': { shows: async (c) => (await c.create([{ name: 'Rex', categoryId: 1 }])).status === 201 },
+  'reparses-string-body': { shows: async (c) => (await c.create('"pet"')).status === 500 },
+  'accepts-trailing-comma': { shows: async (c) => (await c.create('{"name": "Rex", "categoryId": 1,}')).status === 201 },
+  'accepts-single-quotes': { shows: async (c) => (await c.create("{'name': 'Rex', 'categoryId': 1}")).status === 201 },
+  'closes-truncated-json': { shows: async (c) => (await c.create('{"name": "Rex", "categoryId": 1')).status === 201 },
+  'parses-form-fallback': { shows: async (c) => (await c.create('name=Rex&categoryId=1')).status === 201 },
+  'crashes-on-empty-body': { shows: async (c) => (await c.create('')).status === 500 },
+  'crashes-without-status': { shows: async (c) => (await c.create({ name: 'Rex', categoryId: 1 })).status === 500 },
+  'unknown-property-framework-error': {
+    shows: async (c) => {
+      const r = await c.create({ name: 'Rex', categoryId: 1, color: 'brown' });
+      return r.status === 400 && Array.isArray(r.json?.message) && r.json.code === undefined;
+    },
+  },
   'crashes-on-malformed-json': { shows: async (c) => (await c.create('{"name":')).status === 500 },
   'non-error-400-body': {
     shows: async (c) => {
@@ -310,6 +324,14 @@ const probes: Record<string, Probe> = {
   'returns-limit-plus-one': { options: { initialPets: somePets(10) }, shows: async (c) => (await c.call('/pets?limit=3')).json.length === 4 },
   'exceeds-max-limit': { options: { initialPets: somePets(200) }, shows: async (c) => (await c.call('/pets?limit=150')).json?.length === 150 },
   'crashes-on-non-numeric-limit': { shows: async (c) => (await c.call('/pets?limit=abc')).status === 500 },
+  'zero-limit-lists-all': { options: { initialPets: somePets(105) }, shows: async (c) => (await c.call('/pets?limit=0')).json?.length === 105 },
+  'crashes-on-negative-limit': { shows: async (c) => (await c.call('/pets?limit=-1')).status === 500 },
+  'crashes-on-fractional-limit': { shows: async (c) => (await c.call('/pets?limit=1.5')).status === 500 },
+  'nan-limit-lists-all': { options: { initialPets: somePets(105) }, shows: async (c) => (await c.call('/pets?limit=abc')).json?.length === 105 },
+  'empty-limit-lists-all': { options: { initialPets: somePets(105) }, shows: async (c) => (await c.call('/pets?limit=')).json?.length === 105 },
+  'crashes-on-limit-overflow': { shows: async (c) => (await c.call('/pets?limit=99999999999999999999999')).status === 500 },
+  'accepts-three-digit-limit': { options: { initialPets: somePets(105) }, shows: async (c) => (await c.call('/pets?limit=101')).json?.length === 101 },
+  'crashes-on-status-case': { shows: async (c) => (await c.call('/pets?status=AVAILABLE')).status === 500 },
   'ignores-status-filter': {
     options: { initialPets: somePets(6) },
     shows: async (c) => (await c.call('/pets?status=sold')).json.some((p: { status?: string }) => p.status !== 'sold'),
