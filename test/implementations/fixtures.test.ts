@@ -519,6 +519,8 @@ const probes: Record<string, Probe> = {
     },
   },
   'truncates-id': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1.9')).status === 200 },
+  'wraps-int64-id': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/18446744073709551617')).json?.id === 1n },
+  'parse-int-after-dot-check': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1abc')).json?.id === 1n },
 
   // ── Correct: what the seed leaves open ──────────────────────────────
   'descending-order': {
@@ -700,6 +702,7 @@ const probes: Record<string, Probe> = {
       (await c.call('/pets/1')).status === 404,
   },
   'lenient-id-parse': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/%201')).status === 200 },
+  'reads-id-as-number': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/0x1')).json?.id === 1n },
   'takes-access-token-query': { shows: async (c) => (await c.call(`/pets?access_token=${KEY}`, { auth: false })).status === 200 },
   'first-member-wins': { shows: async (c) => (await c.create('{"name":"First","categoryId":1,"name":"Last"}')).json?.name === 'First' },
   'rate-limited': {
