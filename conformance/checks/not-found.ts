@@ -38,14 +38,14 @@ const MALFORMED_IDS: readonly ((id: bigint) => string)[] = [
 
 /**
  * The integers a lenient reader may take `text` for: decimal digits with
- * white space, a sign, leading zeros or underscores (Python's int()), a
- * decimal with a zero fraction or an exponent that makes an integer, and
- * hexadecimal. A pet served with any other id was not the one asked for.
+ * white space, a sign or leading zeros (Python's int(), which also takes
+ * underscores, none of which MALFORMED_IDS sends), a decimal with a zero
+ * fraction or an exponent that makes an integer, and hexadecimal. A pet
+ * served with any other id was not the one asked for.
  */
 export function lenientReadings(text: string): Set<string> {
   const out = new Set<string>();
   const plain = text.trim();
-  if (/^[+-]?\d+(_\d+)*$/.test(plain)) out.add(BigInt(plain.replace(/_/g, '')).toString());
   if (/^[+-]?0x[\da-f]+$/i.test(plain)) out.add(`${(plain.startsWith('-') ? -1n : 1n) * BigInt(plain.replace(/^[+-]/, ''))}`);
   const decimal = /^([+-]?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i.exec(plain);
   if (decimal) {
