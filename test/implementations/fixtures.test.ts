@@ -521,6 +521,7 @@ const probes: Record<string, Probe> = {
   'truncates-id': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1.9')).status === 200 },
   'wraps-int64-id': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/18446744073709551617')).json?.id === 1n },
   'parse-int-after-dot-check': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1abc')).json?.id === 1n },
+  'nul-id-500': { shows: async (c) => (await c.call('/pets/%00')).status === 500 },
 
   // ── Correct: what the seed leaves open ──────────────────────────────
   'descending-order': {
@@ -703,6 +704,9 @@ const probes: Record<string, Probe> = {
   },
   'lenient-id-parse': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/%201')).status === 200 },
   'reads-id-as-number': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/0x1')).json?.id === 1n },
+  'number-reader-negative-ids': {
+    shows: async (c) => (await c.create({ name: 'Rex', categoryId: 1 })).json?.id === -1001n && (await c.call('/pets/-1001.0')).status === 200,
+  },
   'takes-access-token-query': { shows: async (c) => (await c.call(`/pets?access_token=${KEY}`, { auth: false })).status === 200 },
   'first-member-wins': { shows: async (c) => (await c.create('{"name":"First","categoryId":1,"name":"Last"}')).json?.name === 'First' },
   'rate-limited': {
