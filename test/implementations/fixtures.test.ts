@@ -394,6 +394,10 @@ const probes: Record<string, Probe> = {
     options: { initialPets: somePets(1) },
     shows: async (c) => (await c.call('/pets/1')).headers['deprecation'] === 'true',
   },
+  'repeats-deprecation-header': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => [(await c.call('/pets/1')).headers['deprecation']].flat().join(', ') === '@1735689600, @1735689600',
+  },
   'gone-early': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1')).status === 410 },
   'deprecates-every-operation': { shows: async (c) => (await c.call('/pets')).headers['deprecation'] !== undefined },
 
@@ -519,7 +523,8 @@ const probes: Record<string, Probe> = {
     },
   },
   'truncates-id': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1.9')).status === 200 },
-  'wraps-int64-id': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/18446744073709551617')).json?.id === 1n },
+  'wraps-int64-id': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/18446744073709552617')).json?.id === 1001n },
+  'truncates-fraction': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1.5')).json?.id === 1n },
   'parse-int-after-dot-check': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1abc')).json?.id === 1n },
   'nul-id-500': { shows: async (c) => (await c.call('/pets/%00')).status === 500 },
 
