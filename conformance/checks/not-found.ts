@@ -33,7 +33,8 @@ const MALFORMED_IDS: readonly ((id: bigint) => string)[] = [
   (id) => ` ${id}`,
   (id) => `+${id}`,
   (id) => `${id}.0`,
-  () => '%00',
+  // A NUL, sent as %00 (encodeURIComponent below): '%00' itself would arrive as the three characters.
+  () => '\0',
 ];
 
 /**
