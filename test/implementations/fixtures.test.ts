@@ -527,6 +527,7 @@ const probes: Record<string, Probe> = {
   'truncates-fraction': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1.5')).json?.id === 1n },
   'parse-int-after-dot-check': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1abc')).json?.id === 1n },
   'nul-id-500': { shows: async (c) => (await c.call('/pets/%00')).status === 500 },
+  'checks-upper-bound-only': { shows: async (c) => (await c.call('/pets/-9223372036854775809')).status === 500 },
 
   // ── Correct: what the seed leaves open ──────────────────────────────
   'descending-order': {
@@ -708,7 +709,7 @@ const probes: Record<string, Probe> = {
       (await c.call('/pets/1')).status === 404,
   },
   'lenient-id-parse': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/%201')).status === 200 },
-  'reads-id-as-number': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/0x1')).json?.id === 1n },
+  'reads-id-as-number': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/0x3e9')).json?.id === 1001n },
   'number-reader-negative-ids': {
     shows: async (c) => (await c.create({ name: 'Rex', categoryId: 1 })).json?.id === -1001n && (await c.call('/pets/-1001.0')).status === 200,
   },
