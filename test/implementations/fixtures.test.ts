@@ -398,6 +398,8 @@ const probes: Record<string, Probe> = {
     options: { initialPets: somePets(1) },
     shows: async (c) => [(await c.call('/pets/1')).headers['deprecation']].flat().join(', ') === '@1735689600, @1735689600',
   },
+  'sunset-on-every-operation': { shows: async (c) => (await c.call('/pets')).headers['sunset'] !== undefined },
+  'list-deprecation-true': { shows: async (c) => (await c.call('/pets')).headers['deprecation'] === 'true' },
   'gone-early': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1')).status === 410 },
   'deprecates-every-operation': { shows: async (c) => (await c.call('/pets')).headers['deprecation'] !== undefined },
 
@@ -709,6 +711,7 @@ const probes: Record<string, Probe> = {
       (await c.call('/pets/1')).status === 404,
   },
   'lenient-id-parse': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/%201')).status === 200 },
+  'announces-future-deprecation': { shows: async (c) => (await c.call('/pets')).headers['deprecation'] === '@4102444800' },
   'reads-id-as-number': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/0x3e9')).json?.id === 1001n },
   'number-reader-negative-ids': {
     shows: async (c) => (await c.create({ name: 'Rex', categoryId: 1 })).json?.id === -1001n && (await c.call('/pets/-1001.0')).status === 200,
