@@ -401,6 +401,11 @@ const probes: Record<string, Probe> = {
   'sunset-on-every-operation': { shows: async (c) => (await c.call('/pets')).headers['sunset'] !== undefined },
   'list-deprecation-true': { shows: async (c) => (await c.call('/pets')).headers['deprecation'] === 'true' },
   'iso-sunset-date': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1')).headers['sunset'] === '2030-12-05T00:00:00.000Z' },
+  'sunset-value-repeats-name': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => (await c.call('/pets/1')).headers['sunset'] === `Sunset: ${SUNSET}`,
+  },
+  'sunset-with-offset': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1')).headers['sunset'] === `${SUNSET}+0000` },
   'gone-early': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1')).status === 410 },
   'deprecates-every-operation': { shows: async (c) => (await c.call('/pets')).headers['deprecation'] !== undefined },
 
