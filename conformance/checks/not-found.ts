@@ -33,19 +33,20 @@ const MALFORMED_IDS: readonly ((id: bigint) => string)[] = [
   (id) => ` ${id}`,
   (id) => `+${id}`,
   (id) => `${id}.0`,
-  () => '%00',
+  // A NUL, sent as %00 (encodeURIComponent below): '%00' itself would arrive as the three characters.
+  () => '\0',
 ];
 
 /**
  * The integers a lenient reader may take `text` for: decimal digits with
- * white space, a sign, leading zeros or underscores (Python's int()), a
- * decimal with a zero fraction or an exponent that makes an integer, and
- * hexadecimal. A pet served with any other id was not the one asked for.
+ * white space, a sign or leading zeros (Python's int(), which also takes
+ * underscores, none of which MALFORMED_IDS sends), a decimal with a zero
+ * fraction or an exponent that makes an integer, and hexadecimal. A pet
+ * served with any other id was not the one asked for.
  */
 export function lenientReadings(text: string): Set<string> {
   const out = new Set<string>();
   const plain = text.trim();
-  if (/^[+-]?\d+(_\d+)*$/.test(plain)) out.add(BigInt(plain.replace(/_/g, '')).toString());
   if (/^[+-]?0x[\da-f]+$/i.test(plain)) out.add(`${(plain.startsWith('-') ? -1n : 1n) * BigInt(plain.replace(/^[+-]/, ''))}`);
   const decimal = /^([+-]?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i.exec(plain);
   if (decimal) {
@@ -73,8 +74,11 @@ export function notFoundChecks(ctx: CheckContext): Check[] {
       requirement: '404 with an Error body: the animal cannot be found (§4.3, §7).',
       seedSection: SECTION,
       writes: false,
-      arbitrary: (c) => pathValue(idParam).filter((id) => !c.knowledge.has(id)),
+      arbitrary: () => pathValue(idParam),
       async predicate(c, id) {
+        // A pet this run created is not an unknown id. Left out here, not by a filter on the arbitrary:
+        // fast-check redraws a filtered value synchronously, without end when nothing passes.
+        if (c.knowledge.has(id)) return;
         const sent = await c.send('not-found', { method: op.method, path: fillPath(op.path, { [idParam.name]: id }), operationId: op.operationId });
         // Another client may own this id; then the answer is that pet.
         expectStatus(sent, pastSunset(c) ? [200, 404, 410] : [200, 404], `${op.operationId} for id ${id}`);

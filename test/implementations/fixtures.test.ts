@@ -423,6 +423,18 @@ const probes: Record<string, Probe> = {
     options: { initialPets: somePets(1) },
     shows: async (c) => (await c.call('/pets/1')).headers['deprecation'] === 'true',
   },
+  'repeats-deprecation-header': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => [(await c.call('/pets/1')).headers['deprecation']].flat().join(', ') === '@1735689600, @1735689600',
+  },
+  'sunset-on-every-operation': { shows: async (c) => (await c.call('/pets')).headers['sunset'] !== undefined },
+  'list-deprecation-true': { shows: async (c) => (await c.call('/pets')).headers['deprecation'] === 'true' },
+  'iso-sunset-date': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1')).headers['sunset'] === '2030-12-05T00:00:00.000Z' },
+  'sunset-value-repeats-name': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => (await c.call('/pets/1')).headers['sunset'] === `Sunset: ${SUNSET}`,
+  },
+  'sunset-with-offset': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1')).headers['sunset'] === `${SUNSET}+0000` },
   'gone-early': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1')).status === 410 },
   'deprecates-every-operation': { shows: async (c) => (await c.call('/pets')).headers['deprecation'] !== undefined },
 
@@ -589,6 +601,11 @@ const probes: Record<string, Probe> = {
     },
   },
   'truncates-id': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1.9')).status === 200 },
+  'wraps-int64-id': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/18446744073709552617')).json?.id === 1001n },
+  'truncates-fraction': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1.5')).json?.id === 1n },
+  'parse-int-after-dot-check': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1abc')).json?.id === 1n },
+  'nul-id-500': { shows: async (c) => (await c.call('/pets/%00')).status === 500 },
+  'checks-upper-bound-only': { shows: async (c) => (await c.call('/pets/-9223372036854775809')).status === 500 },
 
   // ── Correct: what the seed leaves open ──────────────────────────────
   'descending-order': {
@@ -770,6 +787,11 @@ const probes: Record<string, Probe> = {
       (await c.call('/pets/1')).status === 404,
   },
   'lenient-id-parse': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/%201')).status === 200 },
+  'announces-future-deprecation': { shows: async (c) => (await c.call('/pets')).headers['deprecation'] === '@4102444800' },
+  'reads-id-as-number': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/0x3e9')).json?.id === 1001n },
+  'number-reader-negative-ids': {
+    shows: async (c) => (await c.create({ name: 'Rex', categoryId: 1 })).json?.id === -1001n && (await c.call('/pets/-1001.0')).status === 200,
+  },
   'takes-access-token-query': { shows: async (c) => (await c.call(`/pets?access_token=${KEY}`, { auth: false })).status === 200 },
   'first-member-wins': { shows: async (c) => (await c.create('{"name":"First","categoryId":1,"name":"Last"}')).json?.name === 'First' },
   'repeats-id-same-value': { shows: async (c) => /^\{"id":(\d+),"id":\1,/.test((await c.create({ name: 'Rex', categoryId: 1 })).text) },
