@@ -65,8 +65,7 @@ const TARGETS = [
   // With how the unknown ids of not-found are spelled.
   { file: 'conformance/checks/not-found.ts', family: 'not-found' },
   { file: 'conformance/arbitraries/requests.ts', family: 'not-found', only: ['pathValue'] },
-  // Not yet triaged (run with --family):
-  { file: 'conformance/checks/deprecation.ts', family: 'deprecation', optIn: true },
+  { file: 'conformance/checks/deprecation.ts', family: 'deprecation' },
   // With the invalid bodies the validation checks send.
   { file: 'conformance/checks/validation.ts', family: 'validation' },
   {
