@@ -8,6 +8,7 @@
  * Error body.
  */
 import { fillPath } from '../arbitraries/requests.js';
+import { parseHttpDate } from '../http-date.js';
 import { exampleCheck, expectErrorBody, expectStatus } from '../check.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
 import { someExistingId } from './shared.js';
@@ -101,10 +102,10 @@ function deprecatedOperationChecks(ctx: CheckContext): Check[] {
           }
           if (sunset !== undefined) {
             const value = sunset.trim();
-            if (!HTTP_DATE.some((form) => form.test(value)) || Number.isNaN(Date.parse(value))) {
+            if (!HTTP_DATE.some((form) => form.test(value)) || Number.isNaN(parseHttpDate(value))) {
               throw new Violation(`Sunset: ${sunset} is not an HTTP-date (RFC 8594 §3, RFC 9110 §5.6.7)`, sent);
             }
-            if (removal && new Date(Date.parse(value)).toISOString().slice(0, 10) !== removal.toISOString().slice(0, 10)) {
+            if (removal && new Date(parseHttpDate(value)).toISOString().slice(0, 10) !== removal.toISOString().slice(0, 10)) {
               throw new Violation(`Sunset: ${sunset} does not name the removal date ${removal.toUTCString()}`, sent);
             }
             // RFC 9745 §4: the Sunset date SHOULD NOT be earlier than the Deprecation date.
@@ -120,7 +121,7 @@ function deprecatedOperationChecks(ctx: CheckContext): Check[] {
                   referenceBehaviour: 'Deprecation @1735689600 (1 January 2025), before the Sunset date',
                   ...sent,
                 },
-                Date.parse(value) >= since,
+                parseHttpDate(value) >= since,
               );
           }
           c.unspecified(
