@@ -33,8 +33,10 @@ const MALFORMED_IDS: readonly ((id: bigint) => string)[] = [
   (id) => ` ${id}`,
   (id) => `+${id}`,
   (id) => `${id}.0`,
-  // A NUL, sent as %00 (encodeURIComponent below): '%00' itself would arrive as the three characters.
-  () => '\0',
+  // The three characters %00 (sent as %2500), not a NUL: a real NUL (%00 on the wire) is refused by
+  // gateways before any service sees it (nginx answers its own text/html 400), so it would fail a
+  // correct staging behind one.
+  () => '%00',
 ];
 
 /**

@@ -604,7 +604,6 @@ const probes: Record<string, Probe> = {
   'wraps-int64-id': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/18446744073709552617')).json?.id === 1001n },
   'truncates-fraction': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1.5')).json?.id === 1n },
   'parse-int-after-dot-check': { options: { initialPets: somePets(1) }, shows: async (c) => (await c.call('/pets/1abc')).json?.id === 1n },
-  'nul-id-500': { shows: async (c) => (await c.call('/pets/%00')).status === 500 },
   'checks-upper-bound-only': { shows: async (c) => (await c.call('/pets/-9223372036854775809')).status === 500 },
 
   // ── Correct: what the seed leaves open ──────────────────────────────
@@ -734,9 +733,9 @@ const probes: Record<string, Probe> = {
   'serialized-creates': {
     shows: async (c) => {
       const start = performance.now();
-      // One at a time, 10 ms each: three at once take 30 ms at least.
-      await Promise.all(Array.from({ length: 3 }, (_, i) => c.create({ name: `Pet ${i}`, categoryId: 1 })));
-      return performance.now() - start >= 30;
+      // One at a time, 10 ms each: five at once take 50 ms at least (the base, on a busy machine, took over 30 ms for three).
+      await Promise.all(Array.from({ length: 5 }, (_, i) => c.create({ name: `Pet ${i}`, categoryId: 1 })));
+      return performance.now() - start >= 50;
     },
   },
   'echoes-presented-token': { shows: async (c) => (await c.call('/pets', { auth: 'Bearer not-the-key' })).json.message.includes('not-the-key') },
