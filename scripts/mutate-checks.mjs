@@ -71,7 +71,7 @@ const TARGETS = [
   {
     file: 'conformance/arbitraries/requests.ts',
     family: 'validation',
-    only: ['invalidBodyClasses', 'applyMutation', 'invalidBody', 'invalidBodyExamples', 'unboundedMarkedProperty', 'withLongMarked', 'without'],
+    only: ['invalidBodyClasses', 'applyMutation', 'invalidBody', 'invalidBodyExamples', 'requiredOnly', 'unboundedMarkedProperty', 'withLongMarked', 'without'],
   },
   // With the invalid parameter texts the limits checks send.
   { file: 'conformance/checks/limits.ts', family: 'limits' },

@@ -45,6 +45,13 @@ export function sampleValidBody(op: OperationDescriptor, prefix: string, seed: n
   return fc.sample(validBody(op, prefix), { numRuns: 1, seed })[0]!;
 }
 
+/** `body` with only the properties the operation's schema requires (a NewPet without status). */
+export function requiredOnly(op: OperationDescriptor, body: GeneratedBody): GeneratedBody {
+  const required = (bodySchema(op)['required'] ?? []) as string[];
+  const value = Object.fromEntries(Object.entries(body.value as JsonObject).filter(([name]) => required.includes(name)));
+  return { label: 'a valid body without its optional properties', value, text: stringifyJson(value) };
+}
+
 /**
  * The marked property (a NewPet's `name`) when the spec leaves its length
  * unbounded, as the seed does (§8: its maximum length is not shown). When the

@@ -102,10 +102,11 @@ function deprecatedOperationChecks(ctx: CheckContext): Check[] {
           }
           if (sunset !== undefined) {
             const value = sunset.trim();
-            if (!HTTP_DATE.some((form) => form.test(value)) || Number.isNaN(parseHttpDate(value))) {
+            const at = parseHttpDate(value);
+            if (!HTTP_DATE.some((form) => form.test(value)) || Number.isNaN(at)) {
               throw new Violation(`Sunset: ${sunset} is not an HTTP-date (RFC 8594 §3, RFC 9110 §5.6.7)`, sent);
             }
-            if (removal && new Date(parseHttpDate(value)).toISOString().slice(0, 10) !== removal.toISOString().slice(0, 10)) {
+            if (removal && new Date(at).toISOString().slice(0, 10) !== removal.toISOString().slice(0, 10)) {
               throw new Violation(`Sunset: ${sunset} does not name the removal date ${removal.toUTCString()}`, sent);
             }
             // RFC 9745 §4: the Sunset date SHOULD NOT be earlier than the Deprecation date.
@@ -121,7 +122,7 @@ function deprecatedOperationChecks(ctx: CheckContext): Check[] {
                   referenceBehaviour: 'Deprecation @1735689600 (1 January 2025), before the Sunset date',
                   ...sent,
                 },
-                parseHttpDate(value) >= since,
+                at >= since,
               );
           }
           c.unspecified(

@@ -7,7 +7,7 @@ import { stringifyJson, type JsonObject } from '../../spec/json/index.js';
 import {
   invalidBody,
   invalidBodyExamples,
-  type GeneratedBody,
+  requiredOnly,
   sampleValidBody,
   unboundedMarkedProperty,
   validBody,
@@ -41,7 +41,7 @@ function validBodyCheck(op: OperationDescriptor): Check {
     writes: true,
     arbitrary: (c) => validBody(op, c.options.namePrefix),
     // Sent first, so a body without its optional properties (a NewPet without status) is never left to chance.
-    examples: (c) => [withoutOptional(op, sampleValidBody(op, c.options.namePrefix, c.options.seed))],
+    examples: (c) => [requiredOnly(op, sampleValidBody(op, c.options.namePrefix, c.options.seed))],
     async predicate(c, body) {
       c.cover(op.operationId, 'body', body.label);
       const { pet, sent } = await createPet(c, 'validation', body);
@@ -71,13 +71,6 @@ function validBodyCheck(op: OperationDescriptor): Check {
       }
     },
   });
-}
-
-/** `body` with only the properties the schema requires. */
-function withoutOptional(op: OperationDescriptor, body: GeneratedBody): GeneratedBody {
-  const required = (op.requestBody!.schema['required'] ?? []) as string[];
-  const value = Object.fromEntries(Object.entries(body.value as JsonObject).filter(([name]) => required.includes(name)));
-  return { label: 'a valid body without its optional properties', value, text: stringifyJson(value) };
 }
 
 /** Every class of invalid body is refused with 400 and an Error body. */
