@@ -80,6 +80,17 @@ const TARGETS = [
   // With its catalogue of JSON texts (module-level: judged in a child process each).
   { file: 'conformance/checks/json.ts', family: 'json' },
   { file: 'conformance/catalogues/json-texts.ts', family: 'json' },
+  { file: 'conformance/checks/http.ts', family: 'http', optIn: true },
+  { file: 'conformance/checks/http-rules.ts', family: 'http', optIn: true },
+  { file: 'conformance/checks/invariants.ts', family: 'invariants', optIn: true },
+  { file: 'conformance/checks/no-credential.ts', family: 'invariants', optIn: true },
+  { file: 'conformance/catalogues/codings.ts', family: 'invariants', optIn: true },
+  { file: 'conformance/catalogues/page-sizes.ts', family: 'invariants', optIn: true },
+  { file: 'conformance/catalogues/request-fields.ts', family: 'invariants', optIn: true },
+  { file: 'conformance/catalogues/methods.ts', family: 'invariants', optIn: true },
+  { file: 'conformance/catalogues/targets.ts', family: 'invariants', optIn: true },
+  { file: 'conformance/checks/leaks.ts', family: 'leaks', optIn: true },
+  { file: 'conformance/checks/concurrency.ts', family: 'concurrency', optIn: true },
 ];
 
 const RUN = { runs: 25, seed: 1, timeBudgetMs: 120_000 };
