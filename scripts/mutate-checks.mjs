@@ -36,12 +36,22 @@
  * messages, coverage notes, advisories, which never fail a run) are not
  * generated; they are counted as ignored.
  *
+ * A mutant may make a check run away (a Map grown past what V8 allows, a
+ * loop that allocates without end) and take the process with it. The work
+ * is therefore done by a worker process (this script with `--worker`) that
+ * notes its progress in a file: the baseline of each family, the mutant it
+ * starts, each verdict. When the worker dies, or spends longer than
+ * MUTANT_TIMEOUT_MS on one mutant, the mutant it was judging is killed
+ * ("a crash" or "a timeout": the suite's run would end in an error, never
+ * in a silent pass), and a new worker goes on from the next one with the
+ * baselines and verdicts so far.
+ *
  * Exit code 1 when a mutant survives that is not listed as equivalent.
  * `--family auth` runs one family's targets (`--family a,b` several); `--list` prints the mutants;
  * `--count` only counts them (nothing is run).
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -98,6 +108,10 @@ const RUN = { runs: 25, seed: 1, timeBudgetMs: 120_000 };
 const CORRECT_AT_ONCE = 4;
 /** How long a child process may take over one module-level mutant before it counts as killed by a timeout. */
 const CHILD_TIMEOUT_MS = 300_000;
+/** How long the worker may spend on one mutant before it is stopped and the mutant counts as killed by a timeout. */
+const MUTANT_TIMEOUT_MS = 900_000;
+/** Workers started in one run at most: each crash starts one more. */
+const MAX_WORKERS = 100;
 
 /** Object properties that only describe a check or a result. */
 const DESCRIPTIVE = new Set(['title', 'requirement', 'seedSection', 'seed', 'observed', 'referenceBehaviour', 'reference', 'label', 'description', 'note', 'decision']);
@@ -168,14 +182,122 @@ const children = new Set();
 
 const describe = (m) => describeMutant(m.file, m.source, m.location, m.mutatorName, m.replacement);
 
+/**
+ * The parent: starts workers until one finishes, each going on from the
+ * progress file; a mutant a worker died on (or stalled on) is killed by that.
+ */
 async function main() {
   const args = process.argv.slice(2);
+  const progressDir = mkdtempSync(join(tmpdir(), 'petstore-mutate-progress-'));
+  const progress = join(progressDir, 'progress.jsonl');
+  writeFileSync(progress, '');
+  let worker;
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.once(signal, () => {
+      if (worker) killGroup(worker, signal);
+      rmSync(progressDir, { recursive: true, force: true });
+      process.exit(128 + osConstants.signals[signal]);
+    });
+  }
+  try {
+    for (let started = 0; started < MAX_WORKERS; started++) {
+      const { code, signal, stalled } = await runWorker(args, progress, (w) => (worker = w));
+      const { current, sandboxes, finished } = readProgress(progress);
+      // A worker that died left its sandbox (and maybe a child judging a module-level mutant: its group was killed).
+      for (const dir of sandboxes) rmSync(dir, { recursive: true, force: true });
+      // Only the worker's own word says it finished: an exit code alone could be a crash's.
+      if (finished !== undefined) return finished;
+      if (current === undefined) throw new Error(`the worker ended (${signal ?? `exit ${code}`}) outside any mutant`);
+      const killedBy = stalled ? 'a timeout' : `a crash (${signal ?? `exit ${code}`})`;
+      console.log(`mutant ${current}: the worker ${stalled ? `spent over ${MUTANT_TIMEOUT_MS / 60_000} minutes on it` : 'died on it'}; killed by ${killedBy}; going on`);
+      appendFileSync(progress, `${JSON.stringify({ verdict: current, killedBy })}\n`);
+    }
+    throw new Error(`${MAX_WORKERS} workers started: too many crashes to go on`);
+  } finally {
+    rmSync(progressDir, { recursive: true, force: true });
+  }
+}
+
+/** One worker, its output passed through; resolves with how it ended, and whether it stalled on a mutant. */
+function runWorker(args, progress, started) {
+  return new Promise((resolve) => {
+    // Its own process group, so that stopping it stops the children it started too.
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--worker', progress, ...args], { stdio: 'inherit', detached: true });
+    started(child);
+    let stalled = false;
+    let last = '';
+    let since = Date.now();
+    const watch = setInterval(() => {
+      const { current } = readProgress(progress);
+      const now = String(current);
+      if (now !== last) {
+        last = now;
+        since = Date.now();
+      } else if (current !== undefined && Date.now() - since > MUTANT_TIMEOUT_MS) {
+        stalled = true;
+        killGroup(child, 'SIGKILL');
+      }
+    }, 5_000);
+    child.on('close', (code, signal) => {
+      clearInterval(watch);
+      // What the worker started and left running (a child judging a module-level mutant) goes with it.
+      killGroup(child, 'SIGKILL');
+      resolve({ code, signal, stalled });
+    });
+  });
+}
+
+function killGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // Gone already.
+  }
+}
+
+/**
+ * The progress file: when the run began, each family's baseline, each
+ * verdict, the mutant being judged (started, no verdict yet) and the
+ * workers' sandboxes.
+ */
+function readProgress(file) {
+  const baselines = new Map();
+  const verdicts = new Map();
+  const sandboxes = [];
+  let current;
+  let began;
+  let finished;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line) continue;
+    const entry = JSON.parse(line);
+    if (entry.finished !== undefined) finished = entry.finished;
+    else if (entry.began) began = entry.began;
+    else if (entry.sandbox) sandboxes.push(entry.sandbox);
+    else if (entry.baseline) baselines.set(entry.baseline, entry);
+    else if (entry.start !== undefined) current = entry.start;
+    else if (entry.verdict !== undefined) {
+      verdicts.set(entry.verdict, entry.killedBy);
+      if (current === entry.verdict) current = undefined;
+    }
+  }
+  return { baselines, verdicts, current, sandboxes, began, finished };
+}
+
+/** The work itself, in a worker process: goes on from what the progress file holds. */
+async function work([progress, ...args]) {
+  const note = (entry) => appendFileSync(progress, `${JSON.stringify(entry)}\n`);
+  // A mutant may leave a request behind that fails after its run ended (its client closed): that would
+  // take the worker down on a later mutant, which would then be blamed for it. Its own run already ended.
+  process.on('unhandledRejection', () => {});
+  const done = readProgress(progress);
   const familyArg = args.includes('--family') ? args[args.indexOf('--family') + 1] : undefined;
   const chosen = familyArg?.split(',');
   const targets = TARGETS.filter((t) => (chosen ? chosen.includes(t.family) : !t.optIn));
   if (chosen && targets.length === 0) throw new Error(`no target serves ${familyArg}`);
-  const started = Date.now();
+  const started = done.began ?? Date.now();
+  if (!done.began) note({ began: started });
   const sandbox = mkdtempSync(join(tmpdir(), 'petstore-mutate-checks-'));
+  note({ sandbox });
   // Interrupted (Ctrl-C, a CI timeout): the children and the sandbox go too, not only this process.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.once(signal, () => {
@@ -214,18 +336,24 @@ async function main() {
       const mutants = all.filter((m) => m.family === family);
       const fixtures = implementations.filter((i) => i.kind === 'broken' && i.violates.includes(family)).map((i) => i.name);
       const correct = implementations.filter((i) => i.kind === 'correct').map((i) => i.name);
-      // Baseline, with coverage: which mutants the family's runs reach at all.
-      ns.activeMutant = undefined;
-      for (const id of Object.keys(ns.mutantCoverage.static)) delete ns.mutantCoverage.static[id];
-      const familyStarted = Date.now();
-      if (await caught('base', family)) throw new Error(`the unmutated ${family} checks fail the base implementation`);
-      const witnesses = [];
-      for (const name of fixtures) if (await caught(name, family)) witnesses.push(name);
-      for (const name of correct) if (await caught(name, family)) throw new Error(`the unmutated ${family} checks fail the correct fixture ${name}`);
-      const reached = new Set(Object.keys(ns.mutantCoverage.static));
-      console.log(
-        `${family}: ${files.join(', ')}; ${fixtures.length} broken fixtures list it, ${witnesses.length} caught by ${family} alone; the ${correct.length} correct fixtures pass it; baseline ${Math.round((Date.now() - familyStarted) / 1000)} s`,
-      );
+      // Baseline, with coverage: which mutants the family's runs reach at all (once: a later worker reads it back).
+      let baseline = done.baselines.get(family);
+      if (!baseline) {
+        ns.activeMutant = undefined;
+        for (const id of Object.keys(ns.mutantCoverage.static)) delete ns.mutantCoverage.static[id];
+        const familyStarted = Date.now();
+        if (await caught('base', family)) throw new Error(`the unmutated ${family} checks fail the base implementation`);
+        const witnesses = [];
+        for (const name of fixtures) if (await caught(name, family)) witnesses.push(name);
+        for (const name of correct) if (await caught(name, family)) throw new Error(`the unmutated ${family} checks fail the correct fixture ${name}`);
+        baseline = { baseline: family, started: familyStarted, witnesses, reached: Object.keys(ns.mutantCoverage.static) };
+        note(baseline);
+        console.log(
+          `${family}: ${files.join(', ')}; ${fixtures.length} broken fixtures list it, ${witnesses.length} caught by ${family} alone; the ${correct.length} correct fixtures pass it; baseline ${Math.round((Date.now() - familyStarted) / 1000)} s`,
+        );
+      }
+      const { witnesses, started: familyStarted } = baseline;
+      const reached = new Set(baseline.reached);
       const counts = { mutants: 0, atImport: 0, ignored: 0, killed: 0, killedByBase: 0, killedByCorrect: 0, equivalent: 0, open: 0, survived: 0, noCoverage: 0 };
       const survivors = [];
       for (const m of mutants) {
@@ -235,9 +363,13 @@ async function main() {
         }
         counts.mutants++;
         const described = describe(m);
-        let killedBy;
-        if (atImport.has(m.switchId)) {
-          counts.atImport++;
+        const judged = done.verdicts.has(m.switchId);
+        let killedBy = done.verdicts.get(m.switchId) ?? undefined;
+        if (atImport.has(m.switchId)) counts.atImport++;
+        if (!judged && (atImport.has(m.switchId) || reached.has(m.switchId))) note({ start: m.switchId });
+        if (judged) {
+          // Judged by an earlier worker.
+        } else if (atImport.has(m.switchId)) {
           killedBy = await judgeInChild(sandbox, m.switchId, family, witnesses, correct);
         } else if (reached.has(m.switchId)) {
           ns.activeMutant = m.switchId;
@@ -251,6 +383,7 @@ async function main() {
           }
         }
         const wasReached = atImport.has(m.switchId) || reached.has(m.switchId);
+        if (!judged && wasReached) note({ verdict: m.switchId, killedBy: killedBy ?? null });
         if (killedBy === 'base') counts.killedByBase++;
         else if (correct.includes(killedBy)) counts.killedByCorrect++;
         else if (killedBy) counts.killed++;
@@ -261,7 +394,7 @@ async function main() {
           else counts.noCoverage++;
           survivors.push({ ...described, found: wasReached ? 'Survived' : 'NoCoverage', status: '', reason: '' });
         }
-        if (args.includes('--list')) console.log(`${m.file}:${m.location.start.line + 1} ${m.mutatorName} ${described.replacement} -> ${killedBy ?? 'survived'}`);
+        if (args.includes('--list') && !judged) console.log(`${m.file}:${m.location.start.line + 1} ${m.mutatorName} ${described.replacement} -> ${killedBy ?? 'survived'}`);
       }
       const seconds = Math.round((Date.now() - familyStarted) / 1000);
       summary.push({ family, files, fixtures: fixtures.length, witnesses: witnesses.length, correct: correct.length, ...counts, seconds });
@@ -361,6 +494,11 @@ async function child([sandbox, family, witnesses, correct]) {
   return 0;
 }
 
-process.exitCode = process.argv[2] === '--child' ? await child(process.argv.slice(3)) : await main();
+const [role, ...rest] = process.argv.slice(2);
+if (role === '--child') process.exitCode = await child(rest);
+else if (role === '--worker') {
+  process.exitCode = await work(rest);
+  appendFileSync(rest[0], `${JSON.stringify({ finished: process.exitCode })}\n`);
+} else process.exitCode = await main();
 // Fixture servers and timers of a mutated run may linger: the verdict is in.
 setTimeout(() => process.exit(process.exitCode), 100).unref();
