@@ -202,14 +202,14 @@ async function main() {
   try {
     for (let started = 0; started < MAX_WORKERS; started++) {
       const { code, signal, stalled } = await runWorker(args, progress, (w) => (worker = w));
-      const { current, sandboxes, finished } = readProgress(progress);
+      const { current, where, sandboxes, finished } = readProgress(progress);
       // A worker that died left its sandbox (and maybe a child judging a module-level mutant: its group was killed).
       for (const dir of sandboxes) rmSync(dir, { recursive: true, force: true });
       // Only the worker's own word says it finished: an exit code alone could be a crash's.
       if (finished !== undefined) return finished;
       if (current === undefined) throw new Error(`the worker ended (${signal ?? `exit ${code}`}) outside any mutant`);
       const killedBy = stalled ? 'a timeout' : `a crash (${signal ?? `exit ${code}`})`;
-      console.log(`mutant ${current}: the worker ${stalled ? `spent over ${MUTANT_TIMEOUT_MS / 60_000} minutes on it` : 'died on it'}; killed by ${killedBy}; going on`);
+      console.log(`${where} -> ${killedBy} (the worker ${stalled ? `spent over ${MUTANT_TIMEOUT_MS / 60_000} minutes on it` : 'died on it'}; a new one goes on)`);
       appendFileSync(progress, `${JSON.stringify({ verdict: current, killedBy })}\n`);
     }
     throw new Error(`${MAX_WORKERS} workers started: too many crashes to go on`);
@@ -267,6 +267,7 @@ function readProgress(file) {
   let current;
   let began;
   let finished;
+  let where;
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line) continue;
     const entry = JSON.parse(line);
@@ -274,13 +275,16 @@ function readProgress(file) {
     else if (entry.began) began = entry.began;
     else if (entry.sandbox) sandboxes.push(entry.sandbox);
     else if (entry.baseline) baselines.set(entry.baseline, entry);
-    else if (entry.start !== undefined) current = entry.start;
+    else if (entry.start !== undefined) {
+      current = entry.start;
+      where = entry.where;
+    }
     else if (entry.verdict !== undefined) {
       verdicts.set(entry.verdict, entry.killedBy);
       if (current === entry.verdict) current = undefined;
     }
   }
-  return { baselines, verdicts, current, sandboxes, began, finished };
+  return { baselines, verdicts, current, where, sandboxes, began, finished };
 }
 
 /** The work itself, in a worker process: goes on from what the progress file holds. */
@@ -366,7 +370,8 @@ async function work([progress, ...args]) {
         const judged = done.verdicts.has(m.switchId);
         let killedBy = done.verdicts.get(m.switchId) ?? undefined;
         if (atImport.has(m.switchId)) counts.atImport++;
-        if (!judged && (atImport.has(m.switchId) || reached.has(m.switchId))) note({ start: m.switchId });
+        const where = `${m.file}:${m.location.start.line + 1} ${m.mutatorName} ${described.replacement}`;
+        if (!judged && (atImport.has(m.switchId) || reached.has(m.switchId))) note({ start: m.switchId, where });
         if (judged) {
           // Judged by an earlier worker.
         } else if (atImport.has(m.switchId)) {
@@ -383,7 +388,7 @@ async function work([progress, ...args]) {
           }
         }
         const wasReached = atImport.has(m.switchId) || reached.has(m.switchId);
-        if (!judged && wasReached) note({ verdict: m.switchId, killedBy: killedBy ?? null });
+        if (!judged) note({ verdict: m.switchId, killedBy: killedBy ?? null });
         if (killedBy === 'base') counts.killedByBase++;
         else if (correct.includes(killedBy)) counts.killedByCorrect++;
         else if (killedBy) counts.killed++;
@@ -394,7 +399,7 @@ async function work([progress, ...args]) {
           else counts.noCoverage++;
           survivors.push({ ...described, found: wasReached ? 'Survived' : 'NoCoverage', status: '', reason: '' });
         }
-        if (args.includes('--list') && !judged) console.log(`${m.file}:${m.location.start.line + 1} ${m.mutatorName} ${described.replacement} -> ${killedBy ?? 'survived'}`);
+        if (args.includes('--list') && !judged) console.log(`${where} -> ${killedBy ?? (wasReached ? 'survived' : 'not reached')}`);
       }
       const seconds = Math.round((Date.now() - familyStarted) / 1000);
       summary.push({ family, files, fixtures: fixtures.length, witnesses: witnesses.length, correct: correct.length, ...counts, seconds });
