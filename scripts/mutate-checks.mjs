@@ -51,6 +51,7 @@
  * `--count` only counts them (nothing is run).
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -268,11 +269,15 @@ function readProgress(file) {
   let began;
   let finished;
   let where;
+  let sources;
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line) continue;
     const entry = JSON.parse(line);
     if (entry.finished !== undefined) finished = entry.finished;
-    else if (entry.began) began = entry.began;
+    else if (entry.began) {
+      began = entry.began;
+      sources = entry.sources;
+    }
     else if (entry.sandbox) sandboxes.push(entry.sandbox);
     else if (entry.baseline) baselines.set(entry.baseline, entry);
     else if (entry.start !== undefined) {
@@ -284,7 +289,7 @@ function readProgress(file) {
       if (current === entry.verdict) current = undefined;
     }
   }
-  return { baselines, verdicts, current, where, sandboxes, began, finished };
+  return { baselines, verdicts, current, where, sandboxes, began, finished, sources };
 }
 
 /** The work itself, in a worker process: goes on from what the progress file holds. */
@@ -298,8 +303,13 @@ async function work([progress, ...args]) {
   const chosen = familyArg?.split(',');
   const targets = TARGETS.filter((t) => (chosen ? chosen.includes(t.family) : !t.optIn));
   if (chosen && targets.length === 0) throw new Error(`no target serves ${familyArg}`);
+  // Mutant ids are positions in the instrumented sources: a later worker may go on only over the same sources.
+  const sources = createHash('sha256');
+  for (const file of [...new Set(targets.map((t) => t.file))]) sources.update(readFileSync(join(root, file)));
+  const digest = sources.digest('hex');
+  if (done.sources !== undefined && done.sources !== digest) throw new Error('the mutated files changed during the run: start it again');
   const started = done.began ?? Date.now();
-  if (!done.began) note({ began: started });
+  if (!done.began) note({ began: started, sources: digest });
   const sandbox = mkdtempSync(join(tmpdir(), 'petstore-mutate-checks-'));
   note({ sandbox });
   // Interrupted (Ctrl-C, a CI timeout): the children and the sandbox go too, not only this process.
