@@ -101,7 +101,7 @@ const TARGETS = [
   { file: 'conformance/catalogues/methods.ts', family: 'invariants', optIn: true },
   { file: 'conformance/catalogues/targets.ts', family: 'invariants', optIn: true },
   { file: 'conformance/checks/leaks.ts', family: 'leaks', optIn: true },
-  { file: 'conformance/checks/concurrency.ts', family: 'concurrency', optIn: true },
+  { file: 'conformance/checks/concurrency.ts', family: 'concurrency' },
 ];
 
 const RUN = { runs: 25, seed: 1, timeBudgetMs: 120_000 };

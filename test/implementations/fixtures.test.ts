@@ -263,6 +263,35 @@ const probes: Record<string, Probe> = {
       return false;
     },
   },
+  'repeats-pet-across-batches': {
+    shows: async (c) => {
+      for (let i = 0; i < 10; i++) await c.create({ name: `Pet ${i}`, categoryId: 1 });
+      const listing = c.call('/pets?limit=100');
+      await Promise.all([1, 2, 3].map((i) => c.create({ name: `New ${i}`, categoryId: 1 })));
+      const ids = (await listing).json.map((p: { id: bigint }) => String(p.id));
+      return new Set(ids).size < ids.length;
+    },
+  },
+  'loses-list-entries-sequence-ids': {
+    // As loses-concurrent-list-entries: up to ten pairs, each with two distinct ids.
+    shows: async (c) => {
+      for (let pair = 1; pair <= 10; pair++) {
+        const made = await Promise.all([c.create({ name: 'A', categoryId: 1 }), c.create({ name: 'B', categoryId: 1 })]);
+        const listed = (await c.call('/pets?limit=100')).json.length;
+        if (listed < 2 * pair && made[0]!.json.id !== made[1]!.json.id) return true;
+      }
+      return false;
+    },
+  },
+  'lists-pet-before-its-id': {
+    shows: async (c) => {
+      const creating = c.create({ name: 'Rex', categoryId: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const listed = await c.call('/pets');
+      await creating;
+      return listed.json.length === 1 && listed.json[0].id === undefined && listed.json[0].name === 'Rex';
+    },
+  },
   'merges-simultaneous-identical-creates': {
     shows: async (c) => {
       const [a, b] = await Promise.all([c.create({ name: 'Rex', categoryId: 1 }), c.create({ name: 'Rex', categoryId: 1 })]);
