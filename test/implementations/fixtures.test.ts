@@ -11,7 +11,7 @@ import { request } from 'undici';
 import { SUNSET } from '../../fixtures/implementations/base.mjs';
 import { FAMILIES, implementations, startVariant } from '../../fixtures/implementations/index.mjs';
 import { parseJson } from '../../spec/json/index.js';
-import { rawExchange } from '../helpers/raw.js';
+import { connect, rawExchange } from '../helpers/raw.js';
 
 const KEY = 'test-key';
 
@@ -458,6 +458,37 @@ const probes: Record<string, Probe> = {
   'not-modified-before-auth': {
     shows: async (c) => (await c.call('/pets', { auth: false, headers: { 'if-none-match': '*' } })).status === 304,
   },
+  'head-with-content': {
+    shows: async (c) => {
+      const answer = await rawExchange(c.url, `HEAD /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`);
+      return answer.startsWith('HTTP/1.1 200') && answer.endsWith('\r\n\r\n[]');
+    },
+  },
+  'keeps-connection-open': {
+    shows: async (c) => {
+      const socket = await connect(c.url);
+      const closed = new Promise<boolean>((resolve) => {
+        const wait = setTimeout(() => resolve(false), 500);
+        socket.once('close', () => {
+          clearTimeout(wait);
+          resolve(true);
+        });
+      });
+      socket.resume();
+      socket.write(`GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`);
+      const result = await closed;
+      socket.destroy();
+      return !result;
+    },
+  },
+  'not-modified-for-invalid-date': { shows: async (c) => (await c.call('/pets', { headers: { 'if-modified-since': 'garbage' } })).status === 304 },
+  'not-modified-without-etag': {
+    shows: async (c) => {
+      const etag = (await c.call('/pets')).headers['etag'];
+      const r = await c.call('/pets', { headers: { 'if-none-match': String(etag) } });
+      return typeof etag === 'string' && r.status === 304 && r.headers['etag'] === undefined;
+    },
+  },
   'public-cache-control': { shows: async (c) => /\bpublic\b/.test(String((await c.call('/pets')).headers['cache-control'])) },
   'ignores-chunked-body': {
     shows: async (c) => {
@@ -470,6 +501,18 @@ const probes: Record<string, Probe> = {
       });
       await r.body.text();
       return r.statusCode === 400;
+    },
+  },
+  'chunked-body-as-defaults': {
+    shows: async (c) => {
+      // A stream without a length: undici sends it chunked.
+      const body = Readable.from([Buffer.from('{"name":"Rex",'), Buffer.from('"categoryId":1}')]);
+      const r = await request(`${c.url}/pets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body,
+      });
+      return r.statusCode === 201 && ((await r.body.json()) as { name?: string }).name === 'unnamed';
     },
   },
   'accepts-missing-host': {
