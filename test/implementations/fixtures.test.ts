@@ -489,6 +489,7 @@ const probes: Record<string, Probe> = {
       return typeof etag === 'string' && r.status === 304 && r.headers['etag'] === undefined;
     },
   },
+  'refuses-range': { shows: async (c) => (await c.call('/pets', { headers: { range: 'bytes=0-0' } })).status === 400 },
   'public-cache-control': { shows: async (c) => /\bpublic\b/.test(String((await c.call('/pets')).headers['cache-control'])) },
   'ignores-chunked-body': {
     shows: async (c) => {
