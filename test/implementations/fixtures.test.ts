@@ -490,6 +490,37 @@ const probes: Record<string, Probe> = {
     },
   },
   'refuses-range': { shows: async (c) => (await c.call('/pets', { headers: { range: 'bytes=0-0' } })).status === 400 },
+  'not-modified-star-before-auth': {
+    shows: async (c) => (await c.call('/pets', { auth: false, headers: { 'if-none-match': '*' } })).status === 304,
+  },
+  'not-modified-tag-before-auth': {
+    shows: async (c) => {
+      const etag = String((await c.call('/pets')).headers['etag']);
+      const star = await c.call('/pets', { auth: false, headers: { 'if-none-match': '*' } });
+      return star.status === 401 && (await c.call('/pets', { auth: false, headers: { 'if-none-match': etag } })).status === 304;
+    },
+  },
+  'partial-content-before-auth': {
+    shows: async (c) => {
+      await c.call('/pets');
+      const r = await c.call('/pets', { auth: false, headers: { range: 'bytes=0-0' } });
+      return r.status === 206 && r.headers['content-range'] !== undefined;
+    },
+  },
+  'collection-405-without-allow': {
+    shows: async (c) => {
+      const collection = await c.call('/pets', { method: 'DELETE' });
+      const item = await c.call('/pets/1', { method: 'DELETE' });
+      return collection.status === 405 && collection.headers['allow'] === undefined && item.headers['allow'] !== undefined;
+    },
+  },
+  'item-writes-405-without-allow': {
+    shows: async (c) => {
+      const put = await c.call('/pets/1', { method: 'PUT' });
+      const options = await c.call('/pets/1', { method: 'OPTIONS' });
+      return put.status === 405 && put.headers['allow'] === undefined && options.headers['allow'] !== undefined;
+    },
+  },
   'public-cache-control': { shows: async (c) => /\bpublic\b/.test(String((await c.call('/pets')).headers['cache-control'])) },
   'ignores-chunked-body': {
     shows: async (c) => {
