@@ -521,6 +521,12 @@ const probes: Record<string, Probe> = {
       return put.status === 405 && put.headers['allow'] === undefined && options.headers['allow'] !== undefined;
     },
   },
+  'resets-unknown-methods': {
+    shows: async (c) => {
+      const put = await rawExchange(c.url, `PUT /v1/pets/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Length: 0\r\n\r\n`);
+      return put === '' && (await c.call('/pets')).status === 200;
+    },
+  },
   'public-cache-control': { shows: async (c) => /\bpublic\b/.test(String((await c.call('/pets')).headers['cache-control'])) },
   'ignores-chunked-body': {
     shows: async (c) => {
