@@ -527,6 +527,14 @@ const probes: Record<string, Probe> = {
       return put === '' && (await c.call('/pets')).status === 200;
     },
   },
+  'pet-not-modified-for-any-tag': {
+    shows: async (c) => {
+      const id = String((await c.create({ name: 'Rex', categoryId: 1 })).json.id);
+      const pet = await c.call(`/pets/${id}`, { headers: { 'if-none-match': '"never-issued"' } });
+      const list = await c.call('/pets', { headers: { 'if-none-match': '"never-issued"' } });
+      return pet.status === 304 && list.status === 200;
+    },
+  },
   'public-cache-control': { shows: async (c) => /\bpublic\b/.test(String((await c.call('/pets')).headers['cache-control'])) },
   'ignores-chunked-body': {
     shows: async (c) => {
