@@ -804,6 +804,12 @@ const probes: Record<string, Probe> = {
   },
   'strict-bearer-spelling': { shows: async (c) => (await c.call('/pets', { auth: `bearer ${KEY}` })).status === 401 },
   'not-found-for-other-methods': { shows: async (c) => (await c.call('/pets/1', { method: 'DELETE' })).status === 404 },
+  'not-implemented-without-date': {
+    shows: async (c) => {
+      const r = await c.call('/pets/1', { method: 'PROPFIND' });
+      return r.status === 501 && r.headers['date'] === undefined && (await c.call('/pets')).headers['date'] !== undefined;
+    },
+  },
   'charset-content-type': { shows: async (c) => (await c.call('/pets')).headers['content-type'] === 'application/json; charset=utf-8' },
   'accepts-second-key': { shows: async (c) => (await c.call('/pets', { auth: 'Bearer second-key' })).status === 200 },
   'normalizes-routes': {
