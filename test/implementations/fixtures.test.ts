@@ -535,6 +535,9 @@ const probes: Record<string, Probe> = {
       return pet.status === 304 && list.status === 200;
     },
   },
+  'no-date-on-success': {
+    shows: async (c) => (await c.call('/pets')).headers['date'] === undefined && (await c.call('/pets', { auth: false })).headers['date'] !== undefined,
+  },
   'public-cache-control': { shows: async (c) => /\bpublic\b/.test(String((await c.call('/pets')).headers['cache-control'])) },
   'ignores-chunked-body': {
     shows: async (c) => {
