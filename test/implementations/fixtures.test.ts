@@ -538,6 +538,10 @@ const probes: Record<string, Probe> = {
   'no-date-on-success': {
     shows: async (c) => (await c.call('/pets')).headers['date'] === undefined && (await c.call('/pets', { auth: false })).headers['date'] !== undefined,
   },
+  'challenge-description-with-quotes': {
+    shows: async (c) => /error_description="[^"]*\\"/.test(String((await c.call('/pets', { auth: false })).headers['www-authenticate'])),
+  },
+  'date-not-imf-fixdate': { shows: async (c) => /^\d{4}-\d\d-\d\dT/.test(String((await c.call('/pets')).headers['date'])) },
   'public-cache-control': { shows: async (c) => /\bpublic\b/.test(String((await c.call('/pets')).headers['cache-control'])) },
   'ignores-chunked-body': {
     shows: async (c) => {
@@ -812,6 +816,9 @@ const probes: Record<string, Probe> = {
       const r = await c.call('/pets/1', { method: 'PROPFIND' });
       return r.status === 501 && r.headers['date'] === undefined && (await c.call('/pets')).headers['date'] !== undefined;
     },
+  },
+  'challenge-error-without-credential': {
+    shows: async (c) => /error="invalid_token"/.test(String((await c.call('/pets', { auth: false })).headers['www-authenticate'])),
   },
   'charset-content-type': { shows: async (c) => (await c.call('/pets')).headers['content-type'] === 'application/json; charset=utf-8' },
   'accepts-second-key': { shows: async (c) => (await c.call('/pets', { auth: 'Bearer second-key' })).status === 200 },
