@@ -11,7 +11,7 @@ import { request } from 'undici';
 import { SUNSET } from '../../fixtures/implementations/base.mjs';
 import { FAMILIES, implementations, startVariant } from '../../fixtures/implementations/index.mjs';
 import { parseJson } from '../../spec/json/index.js';
-import { rawExchange } from '../helpers/raw.js';
+import { connect, rawExchange } from '../helpers/raw.js';
 
 const KEY = 'test-key';
 
@@ -487,6 +487,90 @@ const probes: Record<string, Probe> = {
   'not-modified-before-auth': {
     shows: async (c) => (await c.call('/pets', { auth: false, headers: { 'if-none-match': '*' } })).status === 304,
   },
+  'head-with-content': {
+    shows: async (c) => {
+      const answer = await rawExchange(c.url, `HEAD /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`);
+      return answer.startsWith('HTTP/1.1 200') && answer.endsWith('\r\n\r\n[]');
+    },
+  },
+  'keeps-connection-open': {
+    shows: async (c) => {
+      const socket = await connect(c.url);
+      const closed = new Promise<boolean>((resolve) => {
+        const wait = setTimeout(() => resolve(false), 500);
+        socket.once('close', () => {
+          clearTimeout(wait);
+          resolve(true);
+        });
+      });
+      socket.resume();
+      socket.write(`GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`);
+      const result = await closed;
+      socket.destroy();
+      return !result;
+    },
+  },
+  'not-modified-for-invalid-date': { shows: async (c) => (await c.call('/pets', { headers: { 'if-modified-since': 'garbage' } })).status === 304 },
+  'not-modified-without-etag': {
+    shows: async (c) => {
+      const etag = (await c.call('/pets')).headers['etag'];
+      const r = await c.call('/pets', { headers: { 'if-none-match': String(etag) } });
+      return typeof etag === 'string' && r.status === 304 && r.headers['etag'] === undefined;
+    },
+  },
+  'refuses-range': { shows: async (c) => (await c.call('/pets', { headers: { range: 'bytes=0-0' } })).status === 400 },
+  'not-modified-star-before-auth': {
+    shows: async (c) => (await c.call('/pets', { auth: false, headers: { 'if-none-match': '*' } })).status === 304,
+  },
+  'not-modified-tag-before-auth': {
+    shows: async (c) => {
+      const etag = String((await c.call('/pets')).headers['etag']);
+      const star = await c.call('/pets', { auth: false, headers: { 'if-none-match': '*' } });
+      return star.status === 401 && (await c.call('/pets', { auth: false, headers: { 'if-none-match': etag } })).status === 304;
+    },
+  },
+  'partial-content-before-auth': {
+    shows: async (c) => {
+      await c.call('/pets');
+      const r = await c.call('/pets', { auth: false, headers: { range: 'bytes=0-0' } });
+      return r.status === 206 && r.headers['content-range'] !== undefined;
+    },
+  },
+  'collection-405-without-allow': {
+    shows: async (c) => {
+      const collection = await c.call('/pets', { method: 'DELETE' });
+      const item = await c.call('/pets/1', { method: 'DELETE' });
+      return collection.status === 405 && collection.headers['allow'] === undefined && item.headers['allow'] !== undefined;
+    },
+  },
+  'item-writes-405-without-allow': {
+    shows: async (c) => {
+      const put = await c.call('/pets/1', { method: 'PUT' });
+      const options = await c.call('/pets/1', { method: 'OPTIONS' });
+      return put.status === 405 && put.headers['allow'] === undefined && options.headers['allow'] !== undefined;
+    },
+  },
+  'resets-unknown-methods': {
+    shows: async (c) => {
+      const put = await rawExchange(c.url, `PUT /v1/pets/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Length: 0\r\n\r\n`);
+      return put === '' && (await c.call('/pets')).status === 200;
+    },
+  },
+  'pet-not-modified-for-any-tag': {
+    shows: async (c) => {
+      const id = String((await c.create({ name: 'Rex', categoryId: 1 })).json.id);
+      const pet = await c.call(`/pets/${id}`, { headers: { 'if-none-match': '"never-issued"' } });
+      const list = await c.call('/pets', { headers: { 'if-none-match': '"never-issued"' } });
+      return pet.status === 304 && list.status === 200;
+    },
+  },
+  'no-date-on-success': {
+    shows: async (c) => (await c.call('/pets')).headers['date'] === undefined && (await c.call('/pets', { auth: false })).headers['date'] !== undefined,
+  },
+  'challenge-description-with-quotes': {
+    shows: async (c) => /error_description="[^"]*\\"/.test(String((await c.call('/pets', { auth: false })).headers['www-authenticate'])),
+  },
+  'date-not-imf-fixdate': { shows: async (c) => /^\d{4}-\d\d-\d\dT/.test(String((await c.call('/pets')).headers['date'])) },
   'public-cache-control': { shows: async (c) => /\bpublic\b/.test(String((await c.call('/pets')).headers['cache-control'])) },
   'ignores-chunked-body': {
     shows: async (c) => {
@@ -499,6 +583,18 @@ const probes: Record<string, Probe> = {
       });
       await r.body.text();
       return r.statusCode === 400;
+    },
+  },
+  'chunked-body-as-defaults': {
+    shows: async (c) => {
+      // A stream without a length: undici sends it chunked.
+      const body = Readable.from([Buffer.from('{"name":"Rex",'), Buffer.from('"categoryId":1}')]);
+      const r = await request(`${c.url}/pets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body,
+      });
+      return r.statusCode === 201 && ((await r.body.json()) as { name?: string }).name === 'unnamed';
     },
   },
   'accepts-missing-host': {
@@ -744,6 +840,15 @@ const probes: Record<string, Probe> = {
   },
   'strict-bearer-spelling': { shows: async (c) => (await c.call('/pets', { auth: `bearer ${KEY}` })).status === 401 },
   'not-found-for-other-methods': { shows: async (c) => (await c.call('/pets/1', { method: 'DELETE' })).status === 404 },
+  'not-implemented-without-date': {
+    shows: async (c) => {
+      const r = await c.call('/pets/1', { method: 'PROPFIND' });
+      return r.status === 501 && r.headers['date'] === undefined && (await c.call('/pets')).headers['date'] !== undefined;
+    },
+  },
+  'challenge-error-without-credential': {
+    shows: async (c) => /error="invalid_token"/.test(String((await c.call('/pets', { auth: false })).headers['www-authenticate'])),
+  },
   'charset-content-type': { shows: async (c) => (await c.call('/pets')).headers['content-type'] === 'application/json; charset=utf-8' },
   'accepts-second-key': { shows: async (c) => (await c.call('/pets', { auth: 'Bearer second-key' })).status === 200 },
   'normalizes-routes': {
