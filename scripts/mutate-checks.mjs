@@ -48,7 +48,10 @@
  *
  * Exit code 1 when a mutant survives that is not listed as equivalent.
  * `--family auth` runs one family's targets (`--family a,b` several); `--list` prints the mutants;
- * `--count` only counts them (nothing is run).
+ * `--count` only counts them (nothing is run). A mutant recorded in
+ * check-equivalents.json is run against the base and the witnesses only (a
+ * new fixture may kill it), not against the correct fixtures again, which is
+ * most of a survivor's time; `--recheck` runs those too.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -378,6 +381,9 @@ async function work([progress, ...args]) {
         counts.mutants++;
         const described = describe(m);
         const judged = done.verdicts.has(m.switchId);
+        // A recorded mutant survived the correct fixtures when it was recorded: running them again (most of a
+        // survivor's time) could only say the record is wrong, which a fresh run without the file would show.
+        const against = known.has(entryKey(described)) && !args.includes('--recheck') ? [] : correct;
         let killedBy = done.verdicts.get(m.switchId) ?? undefined;
         if (atImport.has(m.switchId)) counts.atImport++;
         const where = `${m.file}:${m.location.start.line + 1} ${m.mutatorName} ${described.replacement}`;
@@ -385,13 +391,13 @@ async function work([progress, ...args]) {
         if (judged) {
           // Judged by an earlier worker.
         } else if (atImport.has(m.switchId)) {
-          killedBy = await judgeInChild(sandbox, m.switchId, family, witnesses, correct);
+          killedBy = await judgeInChild(sandbox, m.switchId, family, witnesses, against);
         } else if (reached.has(m.switchId)) {
           ns.activeMutant = m.switchId;
           ns.hitCount = 0;
           ns.hitLimit = 5_000_000;
           try {
-            killedBy = await judge(caught, family, witnesses, correct);
+            killedBy = await judge(caught, family, witnesses, against);
           } finally {
             ns.activeMutant = undefined;
             ns.hitLimit = undefined;
