@@ -280,14 +280,12 @@ function readProgress(file) {
     else if (entry.began) {
       began = entry.began;
       sources = entry.sources;
-    }
-    else if (entry.sandbox) sandboxes.push(entry.sandbox);
+    } else if (entry.sandbox) sandboxes.push(entry.sandbox);
     else if (entry.baseline) baselines.set(entry.baseline, entry);
     else if (entry.start !== undefined) {
       current = entry.start;
       where = entry.where;
-    }
-    else if (entry.verdict !== undefined) {
+    } else if (entry.verdict !== undefined) {
       verdicts.set(entry.verdict, entry.killedBy);
       if (current === entry.verdict) current = undefined;
     }
