@@ -20,6 +20,7 @@
  *   compared.
  */
 import fc from 'fast-check';
+import type { JsonValue } from '../../spec/json/index.js';
 import type { OperationDescriptor } from '../../spec/operations.js';
 import { fillPath, invalidBodyExamples, queryParameters, sampleValidBody } from '../arbitraries/requests.js';
 import { NothingToExercise, propertyCheck } from '../check.js';
@@ -96,10 +97,34 @@ const internals: AnswerRule = {
   section: 'seed §7; OWASP API8:2023',
   applies: ({ response }) => response.status >= 400 && response.text.length > 0,
   judge({ request, response }) {
-    const found = INTERNALS.find(({ pattern }) => pattern.test(response.text));
-    return found ? { problem: `the ${response.status} answer to ${request.method} ${request.path} shows ${found.what}`, kind: found.what } : undefined;
+    const shown = internalsShown(response);
+    return shown ? { problem: `the ${response.status} answer to ${request.method} ${request.path} shows ${shown}`, kind: shown } : undefined;
   },
 };
+
+/** What of the code behind it an answer's body shows (`a Java stack trace`…), or undefined. */
+export function internalsShown(response: Pick<WireResponse, 'text' | 'json'>): string | undefined {
+  const text = readableText(response);
+  return INTERNALS.find(({ pattern }) => pattern.test(text))?.what;
+}
+
+/**
+ * An answer's text as the one reading it sees it: the text as sent, and the
+ * strings of a JSON body with their escapes undone. In JSON text a stack
+ * trace's line breaks, tabs and quotes are `\n`, `\t` and `\"`, which
+ * the patterns (written for the runtime's own output) would not match: a
+ * Java trace's `\tat` has no word boundary before its `at`.
+ */
+function readableText(response: Pick<WireResponse, 'text' | 'json'>): string {
+  const strings: string[] = [];
+  const collect = (value: JsonValue | undefined): void => {
+    if (typeof value === 'string') strings.push(value);
+    else if (Array.isArray(value)) value.forEach(collect);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(collect);
+  };
+  collect(response.json);
+  return [response.text, ...strings].join('\n');
+}
 
 interface Probe {
   readonly label: string;

@@ -4,7 +4,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { keyLeak, MIN_KEY_LENGTH, sameLengthWrongKeys } from '../../conformance/checks/leaks.js';
+import { internalsShown, keyLeak, MIN_KEY_LENGTH, sameLengthWrongKeys } from '../../conformance/checks/leaks.js';
+import { parseJson } from '../../spec/json/index.js';
 import type { WireRequest, WireResponse } from '../../conformance/client.js';
 import { keyForms, replaceMiddle } from '../../conformance/key-forms.js';
 
@@ -38,6 +39,21 @@ t.test('not a leak: pet data, an echo of a presented near miss, a key too short 
   t.equal(keyLeak(KEY, exchange(KEY, { headers: { 'x-echo': KEY } })), undefined, 'the key without a scheme, echoed');
   const short = 'k'.repeat(MIN_KEY_LENGTH - 1);
   t.equal(keyLeak(short, exchange(undefined, { text: `expected ${short}` })), undefined);
+});
+
+t.test('a stack trace in a JSON message is seen through its escapes (a tab-indented Java frame, a quoted Python file name)', async (t) => {
+  const answer = (message: string) => {
+    const text = JSON.stringify({ code: 'invalid_body', message, status: 400 });
+    const parsed = parseJson(text);
+    return { text, json: parsed.ok ? parsed.value : undefined };
+  };
+  const java = answer('bad input\n\tat com.example.petstore.PetController.createPet(PetController.java:42)');
+  t.notOk(java.text.includes('\tat'), 'the JSON text holds the escape, not a tab');
+  t.equal(internalsShown(java), 'a Java stack trace');
+  t.equal(internalsShown(answer('bad input\n  File "/srv/app/views.py", line 42, in create_pet')), 'a Python traceback');
+  t.equal(internalsShown(answer('bad input\n    at parseBody (/srv/app.js:42:17)')), 'a JavaScript stack trace');
+  t.equal(internalsShown(answer('categoryId is required; see the line 42 of the guide')), undefined, 'ordinary words are not a trace');
+  t.equal(internalsShown({ text: 'Traceback (most recent call last):', json: undefined }), 'a Python traceback', 'a body that is not JSON is read as it is');
 });
 
 t.test("wrong keys: two unrelated, three one character away, all of the key's length", async (t) => {

@@ -74,6 +74,11 @@ async function startClient(t: Test, name: string, options: Record<string, unknow
   return { url: server.url, call, callOnce, create: (body) => call('/pets', { body }) };
 }
 
+/** The message of the 400 that `limit=0` gets (where the leaking variants put one runtime's error text). */
+async function refusedLimitMessage(c: Client): Promise<string> {
+  return (await c.call('/pets?limit=0')).json?.message ?? '';
+}
+
 /** `count` NewPets for `initialPets`, statuses cycling through sold, available and none. */
 function somePets(count: number): () => object[] {
   const statuses = ['sold', 'available', undefined];
@@ -706,6 +711,21 @@ const probes: Record<string, Probe> = {
     },
   },
   'stack-trace-in-errors': { shows: async (c) => /\n\s+at /.test((await c.create('{"name":')).json?.message ?? '') },
+  'one-line-stack-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('at parseLimit (/srv/petstore/src/query.js:31:11)') },
+  'python-traceback-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('Traceback (most recent call last):') },
+  'python-frame-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('line 42, in create_pet') },
+  'java-stack-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('(PetController.java:42)') },
+  'go-panic-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('panic: runtime error:') },
+  'go-goroutine-dump-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('goroutine 23 [running]:') },
+  'dotnet-stack-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('PetsController.cs:line 42') },
+  'node-modules-path-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('/node_modules/body-parser/') },
+  'site-packages-path-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('\\site-packages\\pydantic\\') },
+  'sqlstate-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('SQLSTATE[22P02]') },
+  'oracle-error-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('ORA-01722') },
+  'postgres-syntax-error-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('syntax error at or near') },
+  'sqlite-error-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('SQLITE_ERROR:') },
+  'duplicate-key-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('duplicate key value violates unique constraint') },
+  'mongo-error-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('MongoServerError: E11000') },
   'trailing-slash-uncapped': { options: { initialPets: somePets(130) }, shows: async (c) => (await c.call('/pets/?limit=1000')).json?.length === 130 },
   'location-off-by-one': {
     shows: async (c) => {
