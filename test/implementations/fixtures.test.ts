@@ -710,6 +710,15 @@ const probes: Record<string, Probe> = {
       return r.headers['content-encoding'] === 'gzip' && r.text === '[]';
     },
   },
+  'echoes-headers-in-body-errors': { shows: async (c) => (await c.create('{"name":')).text.includes(KEY) },
+  'echoes-headers-in-query-errors': { shows: async (c) => (await c.call('/pets?limit=0')).text.includes(KEY) },
+  'echoes-headers-in-id-errors': { shows: async (c) => (await c.call('/pets/abc')).text.includes(KEY) },
+  'key-in-missing-credential-hint': { shows: async (c) => (await c.call('/pets', { auth: false })).text.includes(KEY) },
+  'echoes-key-on-success': { shows: async (c) => (await c.call('/pets')).headers['x-api-key'] === KEY },
+  'echoes-refused-credential': {
+    shows: async (c) => (await c.call('/pets', { auth: 'Bearer wrong-key' })).json?.message.includes('"Bearer wrong-key"') ?? false,
+  },
+  'windows-node-stack-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('at async C:\\srv\\petstore') },
   'stack-trace-in-errors': { shows: async (c) => /\n\s+at /.test((await c.create('{"name":')).json?.message ?? '') },
   'one-line-stack-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('at parseLimit (/srv/petstore/src/query.js:31:11)') },
   'python-traceback-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('Traceback (most recent call last):') },
