@@ -103,7 +103,7 @@ const TARGETS = [
   { file: 'conformance/catalogues/request-fields.ts', family: 'invariants', optIn: true },
   { file: 'conformance/catalogues/methods.ts', family: 'invariants', optIn: true },
   { file: 'conformance/catalogues/targets.ts', family: 'invariants', optIn: true },
-  { file: 'conformance/checks/leaks.ts', family: 'leaks', optIn: true },
+  { file: 'conformance/checks/leaks.ts', family: 'leaks' },
   { file: 'conformance/checks/concurrency.ts', family: 'concurrency' },
 ];
 

@@ -39,6 +39,8 @@ t.test('not a leak: pet data, an echo of a presented near miss, a key too short 
   t.equal(keyLeak(KEY, exchange(KEY, { headers: { 'x-echo': KEY } })), undefined, 'the key without a scheme, echoed');
   const short = 'k'.repeat(MIN_KEY_LENGTH - 1);
   t.equal(keyLeak(short, exchange(undefined, { text: `expected ${short}` })), undefined);
+  const shortest = 'k'.repeat(MIN_KEY_LENGTH);
+  t.match(keyLeak(shortest, exchange(undefined, { text: `expected ${shortest}` })), /body of the 401/, `a key of ${MIN_KEY_LENGTH} characters is searched for`);
 });
 
 t.test('a stack trace in a JSON message is seen through its escapes (a tab-indented Java frame, a quoted Python file name)', async (t) => {
