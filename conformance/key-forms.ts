@@ -31,8 +31,13 @@ const middleOf = (text: string): number => Math.floor([...text].length / 2);
 
 /** The key with its middle character changed (to another b64token character), so its length, start and end still match. */
 export function replaceMiddle(apiKey: string): string {
+  return replaceAt(apiKey, middleOf(apiKey));
+}
+
+/** The key with the character at `index` (negative: from the end) changed to another b64token character: a wrong key of the key's length. */
+export function replaceAt(apiKey: string, index: number): string {
   const chars = [...apiKey];
-  const i = middleOf(apiKey);
+  const i = index < 0 ? chars.length + index : index;
   chars[i] = chars[i] === 'Q' ? 'R' : 'Q';
   return chars.join('');
 }

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import type { OperationDescriptor, ParameterDescriptor, Schema } from '../../spec/operations.js';
 import { stringifyJson, type JsonObject, type JsonValue } from '../../spec/json/index.js';
-import { basicCredentials, replaceMiddle, swapCase } from '../key-forms.js';
+import { basicCredentials, replaceAt, replaceMiddle, swapCase } from '../key-forms.js';
 import { integerArbitrary, integerRange, invalidValues, objectArbitrary, valueArbitrary } from './schema.js';
 
 export interface GeneratedBody {
@@ -218,6 +218,9 @@ export function refusedAuthorizationExamples(apiKey: string): { label: string; h
     { label: 'the key with a character prepended', header: `Bearer x${apiKey}` },
     { label: 'the key without its last character', header: `Bearer ${apiKey.slice(0, -1)}` },
     { label: 'the key with a character inside it replaced', header: `Bearer ${replaceMiddle(apiKey)}` },
+    // A comparison loop one character short at either end takes these (ignores-key-*-character).
+    { label: 'the key with its first character replaced', header: `Bearer ${replaceAt(apiKey, 0)}` },
+    { label: 'the key with its last character replaced', header: `Bearer ${replaceAt(apiKey, -1)}` },
     { label: 'the key followed by more text after a space', header: `Bearer ${apiKey} x` },
     { label: 'a key that differs in case', header: `Bearer ${swapCase(apiKey)}` },
     { label: 'a wrong key', header: 'Bearer wrong-key-0000' },
