@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * npm run bench [-- --quick] [-- --generator wrk|autocannon] [-- --seconds N] [-- --rounds N]
- *                [-- --against DIR] [-- --no-redis] [-- --scenario TEXT]
+ *                [-- --against DIR] [-- --no-redis] [-- --scenario TEXT] [-- --only NAMES]
  *
  * Side-by-side throughput and latency of the reference server, the bare
  * node:http ceiling and Prism 5.12 (static and dynamic), on the interface's
@@ -30,6 +30,9 @@
  * autocannon from devDependencies. A run where the generator used over 90% of
  * its core is marked "generator-bound": then the figure is the generator's
  * ceiling, not the server's.
+ *
+ * --only NAMES keeps only the named servers (comma-separated, as the table names
+ * them: `reference,prism-static`) beside the ceiling, in the same rounds.
  *
  * --against DIR adds another checkout's reference server (DIR, built), in its
  * default configuration (its log to a file too), to the side-by-side rounds as
@@ -60,6 +63,7 @@ const { values: args } = parseArgs({
     against: { type: 'string' },
     'no-redis': { type: 'boolean', default: false },
     scenario: { type: 'string' },
+    only: { type: 'string' },
   },
 });
 const quick = args.quick;
@@ -369,6 +373,12 @@ async function main() {
     await prism(false),
     ...(quick ? [] : [await prism(true)]),
   ];
+  // --only runs the named servers alone (comma-separated; the ceiling stays, as every ratio needs it): the
+  // getPet figure depends on how many servers share the rounds (docs/performance.md, 27 November).
+  if (args.only) {
+    const names = new Set(['ceiling', ...args.only.split(',').map((name) => name.trim())]);
+    for (let i = servers.length - 1; i >= 0; i--) if (!names.has(servers[i][0])) servers.splice(i, 1);
+  }
   const allScenarios = [
     { name: 'GET /pets?limit=20', method: 'GET', path: '/pets?limit=20', auth: true },
     { name: 'GET /pets/{id}', method: 'GET', path: '/pets/7', auth: true },
