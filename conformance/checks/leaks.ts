@@ -24,6 +24,7 @@ import type { JsonValue } from '../../spec/json/index.js';
 import type { OperationDescriptor } from '../../spec/operations.js';
 import { fillPath, invalidBodyExamples, queryParameters, sampleValidBody } from '../arbitraries/requests.js';
 import { NothingToExercise, propertyCheck } from '../check.js';
+import { replaceAt, replaceMiddle } from '../key-forms.js';
 import type { Exchange, WireRequest, WireResponse } from '../client.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
 import { ruleCheck, type AnswerRule } from './rules.js';
@@ -208,13 +209,12 @@ function probesOf(c: CheckContext, op: OperationDescriptor, id: string): Probe[]
 export function sameLengthWrongKeys(apiKey: string): { label: string; key: string }[] {
   const chars = [...apiKey];
   const unlike = (a: string, b: string) => chars.map((c) => (c === a ? b : a)).join('');
-  const changeAt = (i: number) => chars.map((c, j) => (j === i ? (c === 'Q' ? 'R' : 'Q') : c)).join('');
   return [
     { label: 'an unrelated wrong key', key: unlike('z', 'y') },
     { label: 'another unrelated wrong key', key: unlike('x', 'w') },
-    { label: 'the key with its last character changed', key: changeAt(chars.length - 1) },
-    { label: 'the key with its first character changed', key: changeAt(0) },
-    { label: 'the key with its middle character changed', key: changeAt(Math.floor(chars.length / 2)) },
+    { label: 'the key with its last character changed', key: replaceAt(apiKey, -1) },
+    { label: 'the key with its first character changed', key: replaceAt(apiKey, 0) },
+    { label: 'the key with its middle character changed', key: replaceMiddle(apiKey) },
   ];
 }
 
