@@ -721,6 +721,7 @@ const probes: Record<string, Probe> = {
   'windows-node-stack-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('at async C:\\srv\\petstore') },
   'ignores-key-last-character': { shows: async (c) => (await c.call('/pets', { auth: `Bearer ${KEY.slice(0, -1)}Q` })).status === 200 },
   'ignores-key-first-character': { shows: async (c) => (await c.call('/pets', { auth: `Bearer Q${KEY.slice(1)}` })).status === 200 },
+  'error-details-null': { shows: async (c) => (await c.call('/pets', { auth: false })).json?.details === null },
   'stack-trace-in-errors': { shows: async (c) => /\n\s+at /.test((await c.create('{"name":')).json?.message ?? '') },
   'one-line-stack-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('at parseLimit (/srv/petstore/src/query.js:31:11)') },
   'python-traceback-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('Traceback (most recent call last):') },
