@@ -722,6 +722,12 @@ const probes: Record<string, Probe> = {
   'ignores-key-last-character': { shows: async (c) => (await c.call('/pets', { auth: `Bearer ${KEY.slice(0, -1)}Q` })).status === 200 },
   'ignores-key-first-character': { shows: async (c) => (await c.call('/pets', { auth: `Bearer Q${KEY.slice(1)}` })).status === 200 },
   'error-details-null': { shows: async (c) => (await c.call('/pets', { auth: false })).json?.details === null },
+  'getpet-debug-key-header': {
+    shows: async (c) => {
+      const created = await c.create({ name: 'Rex', categoryId: 1 });
+      return (await c.call(`/pets/${created.json.id}`)).headers['x-debug-key'] === KEY && (await c.call('/pets')).headers['x-debug-key'] === undefined;
+    },
+  },
   'stack-trace-in-errors': { shows: async (c) => /\n\s+at /.test((await c.create('{"name":')).json?.message ?? '') },
   'one-line-stack-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('at parseLimit (/srv/petstore/src/query.js:31:11)') },
   'python-traceback-in-errors': { shows: async (c) => (await refusedLimitMessage(c)).includes('Traceback (most recent call last):') },
