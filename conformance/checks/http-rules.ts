@@ -66,16 +66,15 @@ const challenge: AnswerRule = {
   },
 };
 
-/** Methods the spec's operations use on any path (HEAD with GET), worked out once per spec: another method may be refused before it reaches them. */
-const methodsBySpec = new WeakMap<CheckContext['operations'], ReadonlySet<string>>();
+/**
+ * Methods the spec's operations use on any path (HEAD with GET): another method may be refused before it reaches them.
+ * Worked out again for each 405 (three operations here): a per-spec cache made its code run once per process, which
+ * the mutation run of the checks (one process, mutants switched on after the baseline) could not judge.
+ */
 function interfaceMethods(ctx: CheckContext): ReadonlySet<string> {
-  let methods = methodsBySpec.get(ctx.operations);
-  if (!methods) {
-    const used = new Set(ctx.operations.map((op) => op.method.toUpperCase()));
-    if (used.has('GET')) used.add('HEAD');
-    methodsBySpec.set(ctx.operations, (methods = used));
-  }
-  return methods;
+  const used = new Set(ctx.operations.map((op) => op.method.toUpperCase()));
+  if (used.has('GET')) used.add('HEAD');
+  return used;
 }
 
 /** RFC 9110 §15.5.6: a 405 MUST carry Allow. */
