@@ -48,14 +48,16 @@
  *
  * Exit code 1 when a mutant survives that is not listed as equivalent.
  * `--family auth` runs one family's targets (`--family a,b` several); `--list` prints the mutants;
- * `--count` only counts them (nothing is run). A mutant recorded in
+ * `--count` only counts them (nothing is run); `--file TEXT` keeps the targets whose path contains TEXT;
+ * `--progress FILE` keeps the progress in FILE, so that a run stopped (or
+ * timed out) goes on from there when started again with the same FILE. A mutant recorded in
  * check-equivalents.json is run against the base and the witnesses only (a
  * new fixture may kill it), not against the correct fixtures again, which is
  * most of a survivor's time; `--recheck` runs those too.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -181,6 +183,12 @@ async function instrument(sandbox, targets) {
   });
 }
 
+/** The value that follows `name` in `args`, if it is there. */
+function optionValue(args, name) {
+  const at = args.indexOf(name);
+  return at === -1 ? undefined : args[at + 1];
+}
+
 /** The child processes judging a module-level mutant now, killed with this one. */
 const children = new Set();
 
@@ -192,14 +200,19 @@ const describe = (m) => describeMutant(m.file, m.source, m.location, m.mutatorNa
  */
 async function main() {
   const args = process.argv.slice(2);
-  const progressDir = mkdtempSync(join(tmpdir(), 'petstore-mutate-progress-'));
-  const progress = join(progressDir, 'progress.jsonl');
-  writeFileSync(progress, '');
+  // --progress FILE keeps the progress where the next run with the same FILE goes on from it (a family that
+  // takes hours, done in parts); a finished run removes it. Without it, the progress lives for this run only.
+  const kept = optionValue(args, '--progress');
+  const progressDir = kept ? undefined : mkdtempSync(join(tmpdir(), 'petstore-mutate-progress-'));
+  const progress = kept ?? join(progressDir, 'progress.jsonl');
+  if (!kept || !existsSync(progress)) writeFileSync(progress, '');
+  else console.log(`going on from ${progress} (${readProgress(progress).verdicts.size} mutants judged)`);
+  const forget = () => (kept ? undefined : rmSync(progressDir, { recursive: true, force: true }));
   let worker;
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.once(signal, () => {
       if (worker) killGroup(worker, signal);
-      rmSync(progressDir, { recursive: true, force: true });
+      forget();
       process.exit(128 + osConstants.signals[signal]);
     });
   }
@@ -210,7 +223,10 @@ async function main() {
       // A worker that died left its sandbox (and maybe a child judging a module-level mutant: its group was killed).
       for (const dir of sandboxes) rmSync(dir, { recursive: true, force: true });
       // Only the worker's own word says it finished: an exit code alone could be a crash's.
-      if (finished !== undefined) return finished;
+      if (finished !== undefined) {
+        if (kept) rmSync(progress, { force: true });
+        return finished;
+      }
       if (current === undefined) throw new Error(`the worker ended (${signal ?? `exit ${code}`}) outside any mutant`);
       const killedBy = stalled ? 'a timeout' : `a crash (${signal ?? `exit ${code}`})`;
       console.log(`${where} -> ${killedBy} (the worker ${stalled ? `spent over ${MUTANT_TIMEOUT_MS / 60_000} minutes on it` : 'died on it'}; a new one goes on)`);
@@ -218,7 +234,7 @@ async function main() {
     }
     throw new Error(`${MAX_WORKERS} workers started: too many crashes to go on`);
   } finally {
-    rmSync(progressDir, { recursive: true, force: true });
+    forget();
   }
 }
 
@@ -300,10 +316,12 @@ async function work([progress, ...args]) {
   // take the worker down on a later mutant, which would then be blamed for it. Its own run already ended.
   process.on('unhandledRejection', () => {});
   const done = readProgress(progress);
-  const familyArg = args.includes('--family') ? args[args.indexOf('--family') + 1] : undefined;
+  const familyArg = optionValue(args, '--family');
   const chosen = familyArg?.split(',');
-  const targets = TARGETS.filter((t) => (chosen ? chosen.includes(t.family) : !t.optIn));
-  if (chosen && targets.length === 0) throw new Error(`no target serves ${familyArg}`);
+  // --file TEXT: only the targets whose path contains TEXT (a part of a large family, run and triaged on its own).
+  const part = optionValue(args, '--file');
+  const targets = TARGETS.filter((t) => (chosen ? chosen.includes(t.family) : !t.optIn) && (part === undefined || t.file.includes(part)));
+  if ((chosen || part !== undefined) && targets.length === 0) throw new Error(`no target serves ${familyArg ?? 'the default families'}${part === undefined ? '' : ` in a file whose path contains ${part}`}`);
   // Mutant ids are positions in the instrumented sources: a later worker may go on only over the same sources.
   const sources = createHash('sha256');
   for (const file of [...new Set(targets.map((t) => t.file))]) sources.update(readFileSync(join(root, file)));
