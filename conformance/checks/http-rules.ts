@@ -148,16 +148,32 @@ const notModified: AnswerRule = {
   },
 };
 
-/** RFC 9110 §8.6: no Content-Length in a 204. */
+/**
+ * RFC 9110 §8.6: no Content-Length in a 204. A 204 ends at its header section whatever its fields say (RFC 9112
+ * §6.3), so `Content-Length: 0` states what every recipient reads anyway: Express's `cors` middleware (and NestJS's
+ * `enableCors()`, which uses it) answers every OPTIONS so, by default. That is an advisory; any other length is a
+ * failure, as a recipient that trusts it waits for content that never comes.
+ */
 const noContentLength: AnswerRule = {
   id: 'http.no-content-length',
   family: 'http',
-  title: 'a 204 carries no Content-Length',
+  title: 'a 204 carries no Content-Length (or at most Content-Length: 0, an advisory)',
   requirement: 'A server MUST NOT send a Content-Length header field in any response with a status code of 1xx or 204 (RFC 9110 §8.6).',
-  section: 'RFC 9110 §8.6',
+  section: 'RFC 9110 §8.6; RFC 9112 §6.3',
   applies: ({ response }) => response.status === 204,
-  judge: ({ response }) =>
-    response.headers['content-length'] === undefined ? undefined : { problem: `a 204 with Content-Length: ${response.headers['content-length']}` },
+  judge({ response }): RuleFinding | undefined {
+    const value = response.headers['content-length'];
+    if (value === undefined) return undefined;
+    if (value.trim() === '0') {
+      return {
+        open: 'a 204 with Content-Length: 0',
+        decision: 'no-content-length-zero',
+        seed: 'RFC 9110 §8.6: a server MUST NOT send Content-Length in a 204; RFC 9112 §6.3: a 204 ends at its header section whatever the field says',
+        reference: 'a 204 without Content-Length',
+      };
+    }
+    return { problem: `a 204 with Content-Length: ${value}` };
+  },
 };
 
 /**

@@ -576,6 +576,13 @@ const probes: Record<string, Probe> = {
     shows: async (c) => /error_description="[^"]*\\"/.test(String((await c.call('/pets', { auth: false })).headers['www-authenticate'])),
   },
   'date-not-imf-fixdate': { shows: async (c) => /^\d{4}-\d\d-\d\dT/.test(String((await c.call('/pets')).headers['date'])) },
+  'no-content-with-length': {
+    shows: async (c) => {
+      // undici refuses the answer itself ("Response body length does not match content-length header").
+      const answer = await rawExchange(c.url, `OPTIONS /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`);
+      return /^HTTP\/1\.1 204 /.test(answer) && /\r\ncontent-length: 21\r\n/i.test(answer);
+    },
+  },
   'public-cache-control': { shows: async (c) => /\bpublic\b/.test(String((await c.call('/pets')).headers['cache-control'])) },
   'ignores-chunked-body': {
     shows: async (c) => {
@@ -870,6 +877,12 @@ const probes: Record<string, Probe> = {
     shows: async (c) => {
       const r = await c.call('/pets/1', { method: 'PROPFIND' });
       return r.status === 501 && r.headers['date'] === undefined && (await c.call('/pets')).headers['date'] !== undefined;
+    },
+  },
+  'cors-middleware-defaults': {
+    shows: async (c) => {
+      const r = await c.call('/pets/1', { method: 'OPTIONS', auth: false });
+      return r.status === 204 && r.headers['content-length'] === '0' && (await c.call('/pets')).headers['access-control-allow-origin'] === '*';
     },
   },
   'challenge-error-without-credential': {
