@@ -26,3 +26,14 @@ t.test("a framework's lenient reading of petId is an advisory: FastAPI serves pe
     'with the malformed-id advisory',
   );
 });
+
+t.test("the cors middleware's 204 with Content-Length: 0 to every OPTIONS is an advisory, not a failure (RFC 9112 §6.3)", async (t) => {
+  const server = await startFramework('express-cors', { apiKey: 'test-key-frameworks' });
+  t.teardown(() => server.close());
+  const { code, result } = await conformJson(server.url, server.apiKey, ['--checks', 'http']);
+  t.equal(code, 0, describeFailures(result));
+  t.ok(
+    result.advisories.some((a) => a.decision === 'no-content-length-zero'),
+    'with the no-content-length-zero advisory',
+  );
+});
