@@ -5,7 +5,7 @@
  * Failure value; nothing else escapes as an exception.
  */
 import fc from 'fast-check';
-import { TransportError, WriteBudgetExhausted, type WireRequest, type WireResponse } from './client.js';
+import { RateLimited, TransportError, WriteBudgetExhausted, type WireRequest, type WireResponse } from './client.js';
 import { showValue } from './show.js';
 import { Violation, type Check, type CheckContext, type CheckOutcome, type Failure } from './types.js';
 
@@ -38,6 +38,7 @@ export function propertyCheck<T>(definition: PropertyDefinition<T>): Check {
       let last: Violation | undefined;
       let stop: string | undefined;
       let nothing: string | undefined;
+      let limited: string | undefined;
       let runs = 0;
       const exampleList = examples ? examples(ctx).map((example) => [example] as [T]) : [];
       const details = await fc.check(
@@ -52,6 +53,11 @@ export function propertyCheck<T>(definition: PropertyDefinition<T>): Check {
           } catch (error) {
             if (error instanceof WriteBudgetExhausted) {
               stop = `write budget used up after ${runs - 1} runs`;
+              return true;
+            }
+            if (error instanceof RateLimited) {
+              limited = error.message;
+              stop = `rate limited after ${runs - 1} run${runs === 2 ? '' : 's'}: ${error.message}`;
               return true;
             }
             if (error instanceof NothingToExercise) {
@@ -82,6 +88,8 @@ export function propertyCheck<T>(definition: PropertyDefinition<T>): Check {
         return { ...base, status: 'skipped', note: 'time budget used up before a run completed' };
       }
       if (!details.failed && nothing !== undefined) return { ...base, status: 'not run', note: nothing };
+      // Not one run completed: nothing was checked, so it is not a pass either.
+      if (!details.failed && limited !== undefined && runs === 1) return { ...base, status: 'skipped', note: `rate limited: ${limited}` };
       if (!details.failed) {
         const note = details.interrupted ? 'time budget reached' : stop;
         return { ...base, status: 'passed', ...(note ? { note } : {}) };
@@ -116,6 +124,7 @@ export function exampleCheck(definition: ExampleDefinition): Check {
         return { ...base, status: 'passed', ...(note ? { note } : {}) };
       } catch (error) {
         if (error instanceof WriteBudgetExhausted) return { ...base, status: 'skipped', note: error.message };
+        if (error instanceof RateLimited) return { ...base, status: 'skipped', note: `rate limited: ${error.message}` };
         if (error instanceof NothingToExercise) return { ...base, status: 'not run', note: error.message };
         const violation =
           error instanceof TransportError ? new Violation(`no valid HTTP answer: ${error.message}`, { request: error.request }) : toViolation(error);

@@ -98,6 +98,22 @@ export class WriteBudgetExhausted extends Error {
   readonly code = 'write_budget_exhausted';
 }
 
+/**
+ * A request the target still answered 429 after every retry: the seed leaves
+ * rate limits open (§8), so the check that sent it cannot go on, and that is
+ * no failure of the target's (a limit of a few requests a minute, such as
+ * express-rate-limit's default, is the target's choice).
+ */
+export class RateLimited extends Error {
+  readonly code = 'rate_limited';
+}
+
+function stillRateLimited(request: WireRequest): RateLimited {
+  return new RateLimited(
+    `${request.method} ${request.path} was answered 429 Too Many Requests ${MAX_RATE_LIMIT_RETRIES + 1} times in a row (seed §8: rate limits are not shown); lower --rate or --concurrency`,
+  );
+}
+
 export type Observer = (exchange: Exchange) => void;
 
 export interface Client {
@@ -155,7 +171,8 @@ export function createClient(options: ClientOptions): Client {
     }
     for (let attempt = 0; ; attempt++) {
       const response = await sendOnce(family, request);
-      if (response.status !== 429 || attempt >= MAX_RATE_LIMIT_RETRIES) return response;
+      if (response.status !== 429) return response;
+      if (attempt >= MAX_RATE_LIMIT_RETRIES) throw stillRateLimited(request);
       rateLimited++;
       await new Promise((resolve) => setTimeout(resolve, retryDelayMs(response.headers['retry-after'], attempt) + jitterMs(attempt)));
     }
@@ -201,7 +218,8 @@ export function createClient(options: ClientOptions): Client {
     // A 429 is sent again, as for any other request (see send).
     for (let attempt = 0; ; attempt++) {
       const answer = await sendRawOnce(family, request);
-      if (answer.response.status !== 429 || attempt >= MAX_RATE_LIMIT_RETRIES) return answer;
+      if (answer.response.status !== 429) return answer;
+      if (attempt >= MAX_RATE_LIMIT_RETRIES) throw stillRateLimited(request);
       rateLimited++;
       await new Promise((resolve) => setTimeout(resolve, retryDelayMs(answer.response.headers['retry-after'], attempt) + jitterMs(attempt)));
     }

@@ -9,7 +9,7 @@ import { errorBodyProblem } from './check.js';
 import { CHECK_BUILDERS } from './checks/index.js';
 import { createResponseJudge } from './checks/responses.js';
 import { listOperation } from './checks/shared.js';
-import { type Client, createClient, joinUrl, TargetUnreachableError, TransportError, type WireRequest, type WireResponse } from './client.js';
+import { type Client, createClient, joinUrl, RateLimited, TargetUnreachableError, TransportError, type WireRequest, type WireResponse } from './client.js';
 import { Knowledge, type CreatedPet } from './knowledge.js';
 import { runPool } from './pool.js';
 import { createCoverage } from './coverage.js';
@@ -260,6 +260,7 @@ async function preflight(ctx: CheckContext): Promise<void> {
         `${ctx.options.baseUrl} does not serve this interface: ${list.method} ${url} answered ${seen}${await likelyFix(ctx, list.path)}`,
       );
   } catch (error) {
+    if (error instanceof RateLimited) throw new TargetUnreachableError(`the target rate-limits every attempt of the first request: ${error.message}`);
     if (error instanceof TransportError) {
       const via = ctx.client.proxy ? ` through the proxy ${ctx.client.proxy} (from the environment; no_proxy bypasses it)` : '';
       const hint = /refused/.test(error.message) ? (ctx.client.proxy ? '; is the proxy running?' : '; is the port right?') : '';

@@ -382,3 +382,48 @@ t.test('a target that refuses every fifth request, in turn, does not keep refusi
     'every request got its answer in the end',
   );
 });
+
+t.test('a request the target still answers 429 after ten retries ends in RateLimited, not in the 429', async (t) => {
+  let sent = 0;
+  const client = await clientAgainst(t, (_req, res) => {
+    sent++;
+    refuseForNow(res);
+  });
+  await t.rejects(client.send('responses', listPets), { code: 'rate_limited', message: /GET \/pets was answered 429 Too Many Requests 11 times in a row/ });
+  t.equal(sent, 11, 'the first attempt and ten more');
+  t.equal(client.stats().rateLimited, 10);
+});
+
+t.test('checks whose requests a target rate-limits for good are skipped, not failed (seed §8: rate limits are not shown)', async (t) => {
+  // express-rate-limit's default (a few requests a minute) does this to a whole run; here only requests with `limit`.
+  const server = createServer({ apiKeys: [KEY], seed: SEED_PETS as never, onError: (error) => t.fail(String(error)) });
+  const [serve] = server.http.listeners('request') as http.RequestListener[];
+  server.http.removeAllListeners('request');
+  server.http.on('request', (req: http.IncomingMessage, res: http.ServerResponse) =>
+    /[?&]limit=/.test(req.url ?? '') ? refuseForNow(res) : serve!.call(server.http, req, res),
+  );
+  const url = await server.listen(0, '127.0.0.1');
+  t.teardown(() => server.close());
+  const { code, result } = await conformJson(url, KEY, ['--runs', '5', '--checks', 'limits,not-found']);
+  t.equal(code, 0, describeFailures(result));
+  t.strictSame(result.failures, [], 'no failure');
+  const limited = result.checks.filter((c) => c.status === 'skipped' && /^rate limited: /.test(c.note ?? ''));
+  t.ok(limited.length > 0, `checks skipped as rate limited: ${limited.map((c) => c.id).join(', ')}`);
+  t.ok(
+    result.advisories.some((a) => a.decision === 'rate-limits'),
+    'and the rate-limits advisory',
+  );
+  t.ok(
+    result.checks.some((c) => c.family === 'not-found' && c.status === 'passed'),
+    'the checks it did not rate-limit ran and passed',
+  );
+});
+
+t.test('a target that rate-limits even the first request: exit 2, nothing was tested', async (t) => {
+  const target = http.createServer((_req, res) => refuseForNow(res));
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => target.close());
+  const { code, stderr } = await runCli(['conform', '--base-url', `http://127.0.0.1:${(target.address() as net.AddressInfo).port}/v1`, '--api-key', KEY]);
+  t.equal(code, 2);
+  t.match(stderr, /rate-limits every attempt of the first request: GET \/pets was answered 429 Too Many Requests 11 times in a row/);
+});
