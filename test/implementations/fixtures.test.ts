@@ -603,6 +603,12 @@ const probes: Record<string, Probe> = {
       return answer.startsWith('HTTP/1.1 200');
     },
   },
+  'crashes-without-host': {
+    shows: async (c) => {
+      const answer = await rawExchange(c.url, `GET /v1/pets HTTP/1.1\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`);
+      return answer.startsWith('HTTP/1.1 500') && (await c.call('/pets')).status === 200;
+    },
+  },
 
   // ── Broken: JSON as RFC 8259 has it ─────────────────────────────────
   'json-with-bom': {
