@@ -4,6 +4,8 @@
  * deprecation headers are not required (response headers are "not shown"),
  * but where present they must be right: `Deprecation` an RFC 9745 structured
  * date (`@<seconds>`), `Sunset` an HTTP-date (RFC 8594) on the removal day.
+ * The forms of RFC 9745's drafts (`true`, an HTTP-date), which servers and
+ * libraries written to them still send, say the same and are an advisory.
  * From the removal date on the operation may be gone: 404 or 410 with an
  * Error body.
  */
@@ -23,6 +25,22 @@ const HTTP_DATE = [
   /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
   /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
 ];
+
+/**
+ * The Deprecation forms of RFC 9745's drafts (draft-dalal-deprecation-header, draft-ietf-httpapi-deprecation-header
+ * up to -02): `true` (deprecated now) or an HTTP-date. The instant it names, if any.
+ */
+function draftForm(value: string): { readonly at?: number } | undefined {
+  if (value === 'true') return {};
+  return HTTP_DATE.some((form) => form.test(value)) && !Number.isNaN(parseHttpDate(value)) ? { at: parseHttpDate(value) } : undefined;
+}
+
+/** When a Deprecation field says the deprecation starts (now for `true`); undefined when it is no form of one. */
+function deprecationInstant(value: string, now: number): number | undefined {
+  if (SF_DATE.test(value)) return Number(value.slice(1)) * 1000;
+  const draft = draftForm(value);
+  return draft === undefined ? undefined : (draft.at ?? now);
+}
 
 export function deprecationChecks(ctx: CheckContext): Check[] {
   return [...deprecatedOperationChecks(ctx), ...currentOperationChecks(ctx)];
@@ -56,7 +74,7 @@ function currentOperationChecks(ctx: CheckContext): Check[] {
             ...(op.requestBody ? { body: '{}' } : {}),
           });
           const { deprecation, sunset } = sent.response.headers;
-          const since = deprecation && SF_DATE.test(deprecation.trim()) ? Number(deprecation.trim().slice(1)) * 1000 : undefined;
+          const since = deprecation === undefined ? undefined : deprecationInstant(deprecation.trim(), c.targetNow());
           if (deprecation !== undefined && (since === undefined || since <= c.targetNow())) {
             throw new Violation(`${op.operationId} answers with Deprecation: ${deprecation}, but the spec does not deprecate it`, sent);
           }
@@ -98,7 +116,20 @@ function deprecatedOperationChecks(ctx: CheckContext): Check[] {
           }
           const { deprecation, sunset, link } = sent.response.headers;
           if (deprecation !== undefined && !SF_DATE.test(deprecation.trim())) {
-            throw new Violation(`Deprecation: ${deprecation} is not an RFC 9745 structured date such as @1735689600`, sent);
+            if (draftForm(deprecation.trim()) === undefined)
+              throw new Violation(`Deprecation: ${deprecation} is not an RFC 9745 structured date such as @1735689600`, sent);
+            c.unspecified(
+              {
+                decision: 'deprecation-draft-form',
+                family: 'deprecation',
+                operationId: op.operationId,
+                seed: 'RFC 9745 §2.1: Deprecation is a structured date (@<seconds>); its drafts spelled it "true" or an HTTP-date, which says the same to clients written to them',
+                observed: `Deprecation: ${deprecation}`,
+                referenceBehaviour: 'Deprecation: @1735689600',
+                ...sent,
+              },
+              false,
+            );
           }
           if (sunset !== undefined) {
             const value = sunset.trim();

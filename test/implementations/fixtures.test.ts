@@ -453,10 +453,6 @@ const probes: Record<string, Probe> = {
     options: { initialPets: somePets(1) },
     shows: async (c) => (await c.call('/pets/1')).headers['sunset'] !== SUNSET,
   },
-  'deprecation-true': {
-    options: { initialPets: somePets(1) },
-    shows: async (c) => (await c.call('/pets/1')).headers['deprecation'] === 'true',
-  },
   'repeats-deprecation-header': {
     options: { initialPets: somePets(1) },
     shows: async (c) => [(await c.call('/pets/1')).headers['deprecation']].flat().join(', ') === '@1735689600, @1735689600',
@@ -884,6 +880,14 @@ const probes: Record<string, Probe> = {
       const r = await c.call('/pets/1', { method: 'PROPFIND' });
       return r.status === 501 && r.headers['date'] === undefined && (await c.call('/pets')).headers['date'] !== undefined;
     },
+  },
+  'deprecation-true': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => (await c.call('/pets/1')).headers['deprecation'] === 'true',
+  },
+  'deprecation-http-date': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => (await c.call('/pets/1')).headers['deprecation'] === 'Wed, 01 Jan 2025 00:00:00 GMT',
   },
   'cors-middleware-defaults': {
     shows: async (c) => {
