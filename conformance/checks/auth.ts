@@ -2,7 +2,12 @@
  * auth (seed §5): every operation requires a bearer API key; a missing or
  * invalid key gets 401 with an Error body, whatever else is wrong with the
  * request (checked before validation and before lookup); a valid key is never
- * refused.
+ * refused. One exception, an advisory: a body that is not JSON text of an
+ * object or array may be refused (400 or 422 with an Error body) by the body
+ * parser that frameworks run in front of every route, before an
+ * authentication middleware behind it (`app.use(express.json())`, NestJS,
+ * FastAPI's `request.json()`, Rails' parameter parsing). A body that parses
+ * is authenticated first, whatever its fields.
  */
 import fc from 'fast-check';
 import type { OperationDescriptor } from '../../spec/operations.js';
@@ -79,6 +84,22 @@ function refusedCheck(op: OperationDescriptor): Check {
     async predicate(c, [auth, planned]) {
       c.cover(op.operationId, 'credential', auth.label);
       const sent = await sendPlanned(c, 'auth', op, planned, auth.header);
+      if (planned.body && !parsesToStructure(planned.body.text) && (sent.response.status === 400 || sent.response.status === 422)) {
+        expectErrorBody(sent);
+        c.unspecified(
+          {
+            decision: 'parse-before-auth',
+            family: 'auth',
+            operationId: op.operationId,
+            seed: '§5.3 (401 to a missing or invalid key) and §4.2 (400 to an invalid body) both apply; which is checked first is not shown',
+            observed: `${planned.body.label} with ${auth.label} was answered ${sent.response.status}: the body was parsed before the key was checked`,
+            referenceBehaviour: 'the key is checked first: 401',
+            ...sent,
+          },
+          false,
+        );
+        return;
+      }
       expectStatus(sent, [401], `${op.operationId} with ${auth.label}`);
       expectErrorBody(sent);
       const challenge = sent.response.headers['www-authenticate'];
@@ -97,6 +118,16 @@ function refusedCheck(op: OperationDescriptor): Check {
     },
     runs: (c) => Math.max(1, Math.round(c.options.runs / (op.method === 'GET' ? 1 : 2))),
   });
+}
+
+/** Whether `text` is JSON text of an object or an array: what a framework's body parser lets through to the routes behind it. */
+function parsesToStructure(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null;
+  } catch {
+    return false;
+  }
 }
 
 /** The valid key is never refused; spellings of it the RFCs leave open are advisories. */

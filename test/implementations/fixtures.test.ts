@@ -881,6 +881,13 @@ const probes: Record<string, Probe> = {
       return r.status === 501 && r.headers['date'] === undefined && (await c.call('/pets')).headers['date'] !== undefined;
     },
   },
+  'parses-body-before-auth': {
+    shows: async (c) => {
+      const malformed = await c.call('/pets', { method: 'POST', auth: false, body: '{"name":' });
+      const invalid = await c.call('/pets', { method: 'POST', auth: false, body: '{"name":5}' });
+      return malformed.status === 400 && invalid.status === 401;
+    },
+  },
   'deprecation-true': {
     options: { initialPets: somePets(1) },
     shows: async (c) => (await c.call('/pets/1')).headers['deprecation'] === 'true',
