@@ -453,6 +453,12 @@ const probes: Record<string, Probe> = {
     options: { initialPets: somePets(1) },
     shows: async (c) => (await c.call('/pets/1')).headers['sunset'] !== SUNSET,
   },
+  'iso-deprecation-date': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) =>
+      (await c.call('/pets/1')).headers['deprecation'] === '2025-01-01T00:00:00.000Z' &&
+      (await c.call('/pets')).headers['deprecation'] === '2100-01-01T00:00:00.000Z',
+  },
   'repeats-deprecation-header': {
     options: { initialPets: somePets(1) },
     shows: async (c) => [(await c.call('/pets/1')).headers['deprecation']].flat().join(', ') === '@1735689600, @1735689600',
@@ -894,7 +900,9 @@ const probes: Record<string, Probe> = {
   },
   'deprecation-http-date': {
     options: { initialPets: somePets(1) },
-    shows: async (c) => (await c.call('/pets/1')).headers['deprecation'] === 'Wed, 01 Jan 2025 00:00:00 GMT',
+    shows: async (c) =>
+      (await c.call('/pets/1')).headers['deprecation'] === 'Wed, 01 Jan 2025 00:00:00 GMT' &&
+      (await c.call('/pets')).headers['deprecation'] === 'Fri, 01 Jan 2100 00:00:00 GMT',
   },
   'cors-middleware-defaults': {
     shows: async (c) => {
