@@ -3,7 +3,7 @@
  * invalid key gets 401 with an Error body, whatever else is wrong with the
  * request (checked before validation and before lookup); a valid key is never
  * refused. One exception, an advisory: a body that is not JSON text of an
- * object or array may be refused (400 or 422 with an Error body) by the body
+ * object or array may be refused (400 with an Error body) by the body
  * parser that frameworks run in front of every route, before an
  * authentication middleware behind it (`app.use(express.json())`, NestJS,
  * FastAPI's `request.json()`, Rails' parameter parsing). A body that parses
@@ -84,7 +84,7 @@ function refusedCheck(op: OperationDescriptor): Check {
     async predicate(c, [auth, planned]) {
       c.cover(op.operationId, 'credential', auth.label);
       const sent = await sendPlanned(c, 'auth', op, planned, auth.header);
-      if (planned.body && !parsesToStructure(planned.body.text) && (sent.response.status === 400 || sent.response.status === 422)) {
+      if (planned.body && !parsesToStructure(planned.body.text) && sent.response.status === 400) {
         expectErrorBody(sent);
         c.unspecified(
           {

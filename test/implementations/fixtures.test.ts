@@ -116,6 +116,11 @@ const probes: Record<string, Probe> = {
     },
   },
   'forbidden-for-wrong-key': { shows: async (c) => (await c.call('/pets', { auth: 'Bearer wrong' })).status === 403 },
+  'malformed-json-500-before-auth': {
+    shows: async (c) =>
+      (await c.call('/pets', { method: 'POST', auth: false, body: '{"name":' })).status === 500 &&
+      (await c.call('/pets', { method: 'POST', auth: false, body: {} })).status === 401,
+  },
   'validates-before-auth': { shows: async (c) => (await c.call('/pets', { body: {}, auth: false })).status === 400 },
   'looks-up-before-auth': { shows: async (c) => (await c.call('/pets/999', { auth: false })).status === 404 },
 
