@@ -290,9 +290,9 @@ function readCheck(op: OperationDescriptor): Check {
     id: `http.${op.operationId}.message`,
     family: 'http',
     operationId: op.operationId,
-    title: `${op.operationId} answers as RFC 9112 says: 400 without Host, no content to HEAD, the connection closed after Connection: close (two Host fields and the absolute form: advisory)`,
+    title: `${op.operationId} answers as RFC 9112 says: no content to HEAD, the connection closed after Connection: close, no server error without Host (400 there, two Host fields and the absolute form: advisory)`,
     requirement:
-      'A server MUST respond 400 to an HTTP/1.1 request that lacks Host (RFC 9112 §3.2), MUST NOT send content in the response to HEAD (RFC 9110 §9.3.2, RFC 9112 §6.3), and MUST initiate closure of the connection after answering a request with Connection: close (RFC 9112 §9.6). The same sections cover two Host fields and the absolute-form target (§3.2, §3.2.2), which common frameworks do not keep: advisories here.',
+      'A server MUST respond 400 to an HTTP/1.1 request that lacks Host (RFC 9112 §3.2), MUST NOT send content in the response to HEAD (RFC 9110 §9.3.2, RFC 9112 §6.3), and MUST initiate closure of the connection after answering a request with Connection: close (RFC 9112 §9.6). The 400 without Host, and the same sections on two Host fields and the absolute-form target (§3.2, §3.2.2), are MUSTs common servers do not keep (uvicorn with httptools, gunicorn, Node.js): advisories here, though a server error to them fails.',
     seedSection: 'RFC 9112 §3.2, §3.2.2, §6.3, §9.6; RFC 9110 §9.3.2',
     writes: false,
     arbitrary: () => fc.nat({ max: READ_CASES.length - 1 }),
