@@ -3,6 +3,7 @@
  * sunset → parameters → operation. Every step that refuses answers with an
  * Error body from the catalogue; nothing a client sends reaches a 5xx.
  */
+import { performance } from 'node:perf_hooks';
 import type { OperationDescriptor } from '../../spec/operations.js';
 import { challenge, hasRepeatedAuthorization, type AuthOutcome } from './auth.js';
 import type { Clock } from './clock.js';
@@ -93,7 +94,7 @@ export function createRequestHandler(deps: HandlerDeps): RequestHandler {
         respond.fail(x, error);
       }
     };
-    if (fault.latencyMs > 0) setTimeout(act, fault.latencyMs);
+    if (fault.latencyMs > 0) delayUntil(x.arrived + fault.latencyMs, act);
     else act();
   }
 
@@ -192,3 +193,14 @@ const REFUSALS = {
   missing: refusal('missing', 'an API key is required: send Authorization: Bearer <API_KEY>'),
   invalid: refusal('invalid', 'the API key is not accepted'),
 };
+
+/**
+ * Runs `act` once performance.now() has reached `due`: an injected latency is at least what was asked, counted from
+ * the request's arrival. A timer alone may fire a fraction of a millisecond early by that clock (it counts from the
+ * event loop's cached time, taken before the request was read).
+ */
+function delayUntil(due: number, act: () => void): void {
+  const left = due - performance.now();
+  if (left <= 0) return act();
+  setTimeout(() => delayUntil(due, act), Math.ceil(left));
+}
