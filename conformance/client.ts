@@ -163,15 +163,28 @@ export function createClient(options: ClientOptions): Client {
    * times at most. Every 429 is still judged by the observers and counted
    * for the report.
    */
-  async function send(family: string, request: WireRequest): Promise<WireResponse> {
-    // A write counts once against the budget, however often a 429 makes it be sent again.
+  function send(family: string, request: WireRequest): Promise<WireResponse> {
+    return sentUntilServed(
+      request,
+      () => sendOnce(family, request),
+      (response) => response,
+    );
+  }
+
+  /**
+   * Sends with `once` until the answer is not a 429, ten retries at most (see
+   * send). A write counts once against the budget, however often a 429 makes
+   * it be sent again.
+   */
+  async function sentUntilServed<T>(request: WireRequest, once: () => Promise<T>, responseOf: (answer: T) => WireResponse): Promise<T> {
     if (writeMethods.has(request.method)) {
       if (writes >= options.maxWrites) throw new WriteBudgetExhausted(`the write budget (--max-writes ${options.maxWrites}) is used up`);
       writes++;
     }
     for (let attempt = 0; ; attempt++) {
-      const response = await sendOnce(family, request);
-      if (response.status !== 429) return response;
+      const answer = await once();
+      const response = responseOf(answer);
+      if (response.status !== 429) return answer;
       if (attempt >= MAX_RATE_LIMIT_RETRIES) throw stillRateLimited(request);
       rateLimited++;
       await new Promise((resolve) => setTimeout(resolve, retryDelayMs(response.headers['retry-after'], attempt) + jitterMs(attempt)));
@@ -210,19 +223,12 @@ export function createClient(options: ClientOptions): Client {
     }
   }
 
-  async function sendRawRequest(family: string, request: WireRequest & { raw: string }): Promise<RawAnswer> {
-    if (writeMethods.has(request.method)) {
-      if (writes >= options.maxWrites) throw new WriteBudgetExhausted(`the write budget (--max-writes ${options.maxWrites}) is used up`);
-      writes++;
-    }
-    // A 429 is sent again, as for any other request (see send).
-    for (let attempt = 0; ; attempt++) {
-      const answer = await sendRawOnce(family, request);
-      if (answer.response.status !== 429) return answer;
-      if (attempt >= MAX_RATE_LIMIT_RETRIES) throw stillRateLimited(request);
-      rateLimited++;
-      await new Promise((resolve) => setTimeout(resolve, retryDelayMs(answer.response.headers['retry-after'], attempt) + jitterMs(attempt)));
-    }
+  function sendRawRequest(family: string, request: WireRequest & { raw: string }): Promise<RawAnswer> {
+    return sentUntilServed(
+      request,
+      () => sendRawOnce(family, request),
+      (answer) => answer.response,
+    );
   }
 
   async function sendRawOnce(family: string, request: WireRequest & { raw: string }): Promise<RawAnswer> {

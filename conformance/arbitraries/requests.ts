@@ -11,6 +11,7 @@ import { integerArbitrary, integerRange, invalidValues, objectArbitrary, valueAr
 
 export interface GeneratedBody {
   readonly label: string;
+  /** The JSON value the text holds; absent when the text is not JSON (malformed, empty). */
   readonly value?: JsonValue;
   /** The exact text sent. */
   readonly text: string;

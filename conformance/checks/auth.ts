@@ -11,6 +11,7 @@
  */
 import fc from 'fast-check';
 import type { OperationDescriptor } from '../../spec/operations.js';
+import type { JsonValue } from '../../spec/json/index.js';
 import { fillPath, invalidBody, invalidBodyExamples, refusedAuthorization, refusedAuthorizationExamples } from '../arbitraries/requests.js';
 import { expectErrorBody, expectStatus, NothingToExercise, propertyCheck } from '../check.js';
 import type { Check, CheckContext } from '../types.js';
@@ -84,7 +85,7 @@ function refusedCheck(op: OperationDescriptor): Check {
     async predicate(c, [auth, planned]) {
       c.cover(op.operationId, 'credential', auth.label);
       const sent = await sendPlanned(c, 'auth', op, planned, auth.header);
-      if (planned.body && !parsesToStructure(planned.body.text) && sent.response.status === 400) {
+      if (planned.body && !isStructure(planned.body.value) && sent.response.status === 400) {
         expectErrorBody(sent);
         c.unspecified(
           {
@@ -120,14 +121,9 @@ function refusedCheck(op: OperationDescriptor): Check {
   });
 }
 
-/** Whether `text` is JSON text of an object or an array: what a framework's body parser lets through to the routes behind it. */
-function parsesToStructure(text: string): boolean {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null;
-  } catch {
-    return false;
-  }
+/** Whether a body's value is an object or an array (none: its text is not JSON): what a framework's body parser lets through to the routes behind it. */
+function isStructure(value: JsonValue | undefined): boolean {
+  return typeof value === 'object' && value !== null;
 }
 
 /** The valid key is never refused; spellings of it the RFCs leave open are advisories. */

@@ -26,18 +26,31 @@ const HTTP_DATE = [
   /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
 ];
 
+/** The instant an HTTP-date names (RFC 9110 §5.6.7, in one of its three forms); undefined when `value` is none. */
+function httpDate(value: string): number | undefined {
+  const at = parseHttpDate(value);
+  return HTTP_DATE.some((form) => form.test(value)) && !Number.isNaN(at) ? at : undefined;
+}
+
+/** The instant an RFC 9745 structured date (`@<seconds>`) names; undefined when `value` is none. */
+function structuredDate(value: string): number | undefined {
+  return SF_DATE.test(value) ? Number(value.slice(1)) * 1000 : undefined;
+}
+
 /**
  * The Deprecation forms of RFC 9745's drafts (draft-dalal-deprecation-header, draft-ietf-httpapi-deprecation-header
  * up to -02): `true` (deprecated now) or an HTTP-date. The instant it names, if any.
  */
 function draftForm(value: string): { readonly at?: number } | undefined {
   if (value === 'true') return {};
-  return HTTP_DATE.some((form) => form.test(value)) && !Number.isNaN(parseHttpDate(value)) ? { at: parseHttpDate(value) } : undefined;
+  const at = httpDate(value);
+  return at === undefined ? undefined : { at };
 }
 
 /** When a Deprecation field says the deprecation starts (now for `true`); undefined when it is no form of one. */
 function deprecationInstant(value: string, now: number): number | undefined {
-  if (SF_DATE.test(value)) return Number(value.slice(1)) * 1000;
+  const structured = structuredDate(value);
+  if (structured !== undefined) return structured;
   const draft = draftForm(value);
   return draft === undefined ? undefined : (draft.at ?? now);
 }
@@ -115,7 +128,7 @@ function deprecatedOperationChecks(ctx: CheckContext): Check[] {
             if (sent.response.status !== 200) expectErrorBody(sent);
           }
           const { deprecation, sunset, link } = sent.response.headers;
-          if (deprecation !== undefined && !SF_DATE.test(deprecation.trim())) {
+          if (deprecation !== undefined && structuredDate(deprecation.trim()) === undefined) {
             if (draftForm(deprecation.trim()) === undefined)
               throw new Violation(`Deprecation: ${deprecation} is not an RFC 9745 structured date such as @1735689600`, sent);
             c.unspecified(
@@ -132,16 +145,13 @@ function deprecatedOperationChecks(ctx: CheckContext): Check[] {
             );
           }
           if (sunset !== undefined) {
-            const value = sunset.trim();
-            const at = parseHttpDate(value);
-            if (!HTTP_DATE.some((form) => form.test(value)) || Number.isNaN(at)) {
-              throw new Violation(`Sunset: ${sunset} is not an HTTP-date (RFC 8594 §3, RFC 9110 §5.6.7)`, sent);
-            }
+            const at = httpDate(sunset.trim());
+            if (at === undefined) throw new Violation(`Sunset: ${sunset} is not an HTTP-date (RFC 8594 §3, RFC 9110 §5.6.7)`, sent);
             if (removal && new Date(at).toISOString().slice(0, 10) !== removal.toISOString().slice(0, 10)) {
               throw new Violation(`Sunset: ${sunset} does not name the removal date ${removal.toUTCString()}`, sent);
             }
             // RFC 9745 §4: the Sunset date SHOULD NOT be earlier than the Deprecation date.
-            const since = deprecation !== undefined && SF_DATE.test(deprecation.trim()) ? Number(deprecation.trim().slice(1)) * 1000 : undefined;
+            const since = deprecation === undefined ? undefined : structuredDate(deprecation.trim());
             if (since !== undefined)
               c.unspecified(
                 {
