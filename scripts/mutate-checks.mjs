@@ -49,6 +49,7 @@
  * Exit code 1 when a mutant survives that is not listed as equivalent.
  * `--family auth` runs one family's targets (`--family a,b` several); `--list` prints the mutants;
  * `--count` only counts them (nothing is run); `--file TEXT` keeps the targets whose path contains TEXT;
+ * `--lines 94,120-124` keeps the mutants on those lines (to see what a new fixture kills);
  * `--progress FILE` keeps the progress in FILE, so that a run stopped (or
  * timed out) goes on from there when started again with the same FILE. A mutant recorded in
  * check-equivalents.json is run against the base and the witnesses only (a
@@ -184,6 +185,17 @@ async function instrument(sandbox, targets) {
 }
 
 /** The value that follows `name` in `args`, if it is there. */
+/** `94,120-124` as a test of a line number; undefined without the option. */
+function parseLines(text) {
+  if (text === undefined) return undefined;
+  const ranges = text.split(',').map((part) => {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!m) throw new Error(`--lines ${text}: expected line numbers and ranges such as 94,120-124`);
+    return [Number(m[1]), Number(m[2] ?? m[1])];
+  });
+  return (line) => ranges.some(([from, to]) => line >= from && line <= to);
+}
+
 function optionValue(args, name) {
   const at = args.indexOf(name);
   return at === -1 ? undefined : args[at + 1];
@@ -320,6 +332,9 @@ async function work([progress, ...args]) {
   const chosen = familyArg?.split(',');
   // --file TEXT: only the targets whose path contains TEXT (a part of a large family, run and triaged on its own).
   const part = optionValue(args, '--file');
+  // --lines 94,120-124: only the mutants on those lines of the chosen files (a fixture's kills checked without
+  // the hours a whole family takes); the figures then describe those lines only.
+  const lines = parseLines(optionValue(args, '--lines'));
   const targets = TARGETS.filter((t) => (chosen ? chosen.includes(t.family) : !t.optIn) && (part === undefined || t.file.includes(part)));
   if ((chosen || part !== undefined) && targets.length === 0) throw new Error(`no target serves ${familyArg ?? 'the default families'}${part === undefined ? '' : ` in a file whose path contains ${part}`}`);
   // Mutant ids are positions in the instrumented sources: a later worker may go on only over the same sources.
@@ -390,6 +405,7 @@ async function work([progress, ...args]) {
       const counts = { mutants: 0, atImport: 0, ignored: 0, killed: 0, killedByBase: 0, killedByCorrect: 0, equivalent: 0, open: 0, survived: 0, noCoverage: 0 };
       const survivors = [];
       for (const m of mutants) {
+        if (lines && !lines(m.location.start.line + 1)) continue;
         if (m.status === 'Ignored') {
           counts.ignored++;
           continue;
