@@ -590,6 +590,47 @@ const probes: Record<string, Probe> = {
     },
   },
   'public-cache-control': { shows: async (c) => /\bpublic\b/.test(String((await c.call('/pets')).headers['cache-control'])) },
+  'shared-max-age': { shows: async (c) => (await c.call('/pets')).headers['cache-control'] === 's-maxage=300' },
+  'must-revalidate-max-age': { shows: async (c) => (await c.call('/pets')).headers['cache-control'] === 'max-age=300, must-revalidate' },
+  'must-revalidate-expires': {
+    shows: async (c) => {
+      const r = await c.call('/pets');
+      return r.headers['cache-control'] === 'must-revalidate' && Date.parse(String(r.headers['expires'])) > Date.now();
+    },
+  },
+  'allow-not-a-list': {
+    shows: async (c) => {
+      const put = await c.call('/pets', { method: 'PUT' });
+      return put.status === 405 && put.headers['allow'] === 'GET HEAD POST';
+    },
+  },
+  'refuses-head-without-allow': {
+    shows: async (c) => {
+      const head = await c.call('/pets', { method: 'HEAD' });
+      return head.status === 405 && head.headers['allow'] === undefined && (await c.call('/pets')).status === 200;
+    },
+  },
+  'multipart-single-range': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => {
+      const part = await c.call('/pets/1', { headers: { range: 'bytes=0-4' } });
+      return part.status === 206 && /^multipart\/byteranges;/.test(String(part.headers['content-type'])) && part.headers['content-range'] === undefined;
+    },
+  },
+  'content-range-unsliced': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => {
+      const whole = await c.call('/pets/1');
+      const part = await c.call('/pets/1', { headers: { range: 'bytes=0-4' } });
+      return part.status === 206 && part.headers['content-range'] === `bytes 0-4/${whole.text.length}` && part.text === whole.text;
+    },
+  },
+  'location-undefined-port': {
+    shows: async (c) => {
+      const r = await c.create({ name: 'Rex', categoryId: 1 });
+      return r.headers['location'] === `http://127.0.0.1:undefined/v1/pets/${r.json.id}`;
+    },
+  },
   'ignores-chunked-body': {
     shows: async (c) => {
       const r = await postChunked(c.url);
@@ -954,6 +995,26 @@ const probes: Record<string, Probe> = {
       const r = await c.create({ name: 'Rex', categoryId: 1 });
       return r.headers['location'] === `${c.url}/pets/${r.json.id}`;
     },
+  },
+  'location-on-public-host': {
+    shows: async (c) => {
+      const r = await c.create({ name: 'Rex', categoryId: 1 });
+      return r.headers['location'] === `https://api.example.com/petstore/v1/pets/${r.json.id}`;
+    },
+  },
+  'caching-kept-private': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) =>
+      (await c.call('/pets')).headers['cache-control'] === 'private, max-age=60, must-revalidate' &&
+      (await c.call('/pets/1')).headers['cache-control'] === 'public, no-cache' &&
+      (await c.create({ name: 'Rex', categoryId: 1 })).headers['cache-control'] === 'public, no-store',
+  },
+  'caching-varies-by-key': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) =>
+      (await c.call('/pets')).headers['vary'] === 'Accept-Encoding, Authorization' &&
+      (await c.call('/pets/1')).headers['vary'] === '*' &&
+      (await c.create({ name: 'Rex', categoryId: 1 })).headers['cache-control'] === 'max-age=60',
   },
   'compresses-answers': {
     shows: async (c) => {
