@@ -1002,6 +1002,28 @@ const probes: Record<string, Probe> = {
       return r.headers['location'] === `https://api.example.com/petstore/v1/pets/${r.json.id}`;
     },
   },
+  'gateway-405-page': {
+    shows: async (c) => {
+      const r = await c.call('/pets', { method: 'PROPFIND', auth: false });
+      return r.status === 405 && r.headers['allow'] === undefined && /^text\/html/.test(String(r.headers['content-type']));
+    },
+  },
+  'public-where-no-pets': {
+    shows: async (c) =>
+      (await c.call('/pets?limit=0')).headers['cache-control'] === 'public, max-age=3600' &&
+      (await c.call('/pets', { method: 'OPTIONS' })).headers['cache-control'] === 'public, max-age=3600' &&
+      (await c.call('/pets')).headers['cache-control'] === undefined,
+  },
+  'caching-expired-at-once': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => {
+      const list = await c.call('/pets');
+      return (
+        list.headers['expires'] === 'Thu, 01 Jan 1970 00:00:00 GMT' &&
+        (await c.call('/pets/1')).headers['cache-control'] === 'max-age=0, s-maxage=0, must-revalidate'
+      );
+    },
+  },
   'caching-kept-private': {
     options: { initialPets: somePets(1) },
     shows: async (c) =>
