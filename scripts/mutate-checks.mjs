@@ -185,6 +185,18 @@ async function instrument(sandbox, targets) {
 }
 
 /** The value that follows `name` in `args`, if it is there. */
+/**
+ * A record no mutant matches names a line that changed or went: it no longer
+ * says anything, and a reader would trust it. Only files this run mutates in
+ * every target that names them are judged (a catalogue target mutates part of a file).
+ */
+function warnUnmatched(equivalents, mutants, targets) {
+  const whole = new Set(targets.map((t) => t.file).filter((file) => TARGETS.filter((t) => t.file === file).every((t) => targets.includes(t))));
+  const generated = new Set(mutants.map((m) => entryKey(describe(m))));
+  const stale = equivalents.filter((e) => whole.has(e.file) && !generated.has(entryKey(e)));
+  for (const e of stale) console.log(`warning: the record "${e.line}" (${e.mutator} ${e.replacement}, ${e.file}) matches no mutant: the line changed; record it again or drop it`);
+}
+
 /** `94,120-124` as a test of a line number; undefined without the option. */
 function parseLines(text) {
   if (text === undefined) return undefined;
@@ -359,6 +371,8 @@ async function work([progress, ...args]) {
     for (const file of ['package.json', 'tsconfig.json']) cpSync(join(root, file), join(sandbox, file));
     for (const link of ['node_modules', 'dist']) symlinkSync(join(root, link), join(sandbox, link));
     const all = (await instrument(sandbox, targets)).map((m) => ({ ...m, switchId: m.id }));
+    const equivalents = JSON.parse(readFileSync(join(root, 'mutation/check-equivalents.json'), 'utf8'));
+    if (!lines) warnUnmatched(equivalents, all, targets);
     if (args.includes('--count')) {
       for (const family of [...new Set(targets.map((t) => t.family))]) {
         const ofFamily = all.filter((m) => m.family === family);
@@ -375,7 +389,6 @@ async function work([progress, ...args]) {
     const atImport = new Set(Object.keys(ns.mutantCoverage.static));
     for (const id of atImport) delete ns.mutantCoverage.static[id];
 
-    const equivalents = JSON.parse(readFileSync(join(root, 'mutation/check-equivalents.json'), 'utf8'));
     const known = new Map(equivalents.map((e) => [entryKey(e), e]));
     const summary = [];
     let failed = false;
