@@ -1012,6 +1012,7 @@ const probes: Record<string, Probe> = {
     shows: async (c) =>
       (await c.call('/pets?limit=0')).headers['cache-control'] === 'public, max-age=3600' &&
       (await c.call('/pets', { method: 'OPTIONS' })).headers['cache-control'] === 'public, max-age=3600' &&
+      (await c.call('/pets/1', { method: 'DELETE' })).headers['cache-control'] === 'public, max-age=3600' &&
       (await c.call('/pets')).headers['cache-control'] === undefined,
   },
   'caching-expired-at-once': {
