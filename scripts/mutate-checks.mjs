@@ -184,7 +184,6 @@ async function instrument(sandbox, targets) {
   });
 }
 
-/** The value that follows `name` in `args`, if it is there. */
 /**
  * A record no mutant matches names a line that changed or went: it no longer
  * says anything, and a reader would trust it. Only files this run mutates in
@@ -208,6 +207,7 @@ function parseLines(text) {
   return (line) => ranges.some(([from, to]) => line >= from && line <= to);
 }
 
+/** The value that follows `name` in `args`, if it is there. */
 function optionValue(args, name) {
   const at = args.indexOf(name);
   return at === -1 ? undefined : args[at + 1];
