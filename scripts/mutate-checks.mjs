@@ -191,7 +191,7 @@ async function instrument(sandbox, targets) {
  */
 function warnUnmatched(equivalents, mutants, targets) {
   const whole = new Set(targets.map((t) => t.file).filter((file) => TARGETS.filter((t) => t.file === file).every((t) => targets.includes(t))));
-  const generated = new Set(mutants.map((m) => entryKey(describe(m))));
+  const generated = new Set(mutants.map((m) => entryKey(m.described)));
   const stale = equivalents.filter((e) => whole.has(e.file) && !generated.has(entryKey(e)));
   for (const e of stale) console.log(`warning: the record "${e.line}" (${e.mutator} ${e.replacement}, ${e.file}) matches no mutant: the line changed; record it again or drop it`);
 }
@@ -370,7 +370,7 @@ async function work([progress, ...args]) {
     for (const dir of ['conformance', 'spec', 'src', 'fixtures']) cpSync(join(root, dir), join(sandbox, dir), { recursive: true });
     for (const file of ['package.json', 'tsconfig.json']) cpSync(join(root, file), join(sandbox, file));
     for (const link of ['node_modules', 'dist']) symlinkSync(join(root, link), join(sandbox, link));
-    const all = (await instrument(sandbox, targets)).map((m) => ({ ...m, switchId: m.id }));
+    const all = (await instrument(sandbox, targets)).map((m) => ({ ...m, switchId: m.id, described: describe(m) }));
     const equivalents = JSON.parse(readFileSync(join(root, 'mutation/check-equivalents.json'), 'utf8'));
     if (!lines) warnUnmatched(equivalents, all, targets);
     if (args.includes('--count')) {
@@ -424,7 +424,7 @@ async function work([progress, ...args]) {
           continue;
         }
         counts.mutants++;
-        const described = describe(m);
+        const { described } = m;
         const judged = done.verdicts.has(m.switchId);
         // A recorded mutant survived the correct fixtures when it was recorded: running them again (most of a
         // survivor's time) could only say the record is wrong, which a fresh run without the file would show.
