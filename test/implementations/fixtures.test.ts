@@ -751,6 +751,10 @@ const probes: Record<string, Probe> = {
     shows: async (c) =>
       (await c.call('/pets', { auth: `BearerX ${KEY}` })).status === 200 && (await c.call('/pets', { auth: `XBearer ${KEY}` })).status === 401,
   },
+  'accepts-bearer-in-list': {
+    shows: async (c) =>
+      (await c.call('/pets', { auth: `Basic x, Bearer ${KEY}` })).status === 200 && (await c.call('/pets', { auth: `Basic bearer ${KEY}` })).status === 401,
+  },
   'scheme-any-word': {
     shows: async (c) =>
       (await c.call('/pets', { auth: `Basic bearer ${KEY}` })).status === 200 && (await c.call('/pets', { auth: `XBearer ${KEY}` })).status === 401,
