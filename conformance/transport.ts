@@ -137,18 +137,20 @@ export function createTransport(target: URL, agent: Agent.Options, options: Tran
   // --timeout holds for a proxy that accepts a connection and never answers.
   const timeouts = { headersTimeout: agent.headersTimeout, bodyTimeout: agent.bodyTimeout, connectTimeout: agent.connectTimeout };
   const pool = (origin: string | URL, options: Pool.Options) => new Pool(origin, { ...options, ...timeouts });
-  return {
-    dispatcher: new ProxyAgent({
-      ...agent,
-      uri: proxy,
-      requestTls: tls,
-      proxyTunnel: target.protocol === 'https:',
-      clientFactory: pool,
-      factory: pool,
-    }),
-    proxy: describeProxy(proxy),
-  };
+  const tunnel = target.protocol === 'https:';
+  const dispatcher = new ProxyAgent({ ...agent, uri: proxy, requestTls: tls, proxyTunnel: tunnel, clientFactory: pool, factory: pool });
+  return { dispatcher: tunnel ? dispatcher : dispatcher.compose(connectionPerRequest), proxy: describeProxy(proxy) };
 }
+
+/**
+ * A forward proxy may close its client connection after each answer without
+ * sending the "close" option (tinyproxy drops the origin's Connection field
+ * and closes): a request sent on that connection before the close arrives is
+ * lost, and a POST lost so cannot be sent again (RFC 9112 §9.3.1). Asking for
+ * "close" on every request gives each one a connection of its own. A CONNECT
+ * tunnel is not affected: it carries the target's own connection.
+ */
+const connectionPerRequest: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) => dispatch({ ...options, reset: true }, handler);
 
 /** NODE_EXTRA_CA_CERTS is read once by Node at start; giving `ca` replaces that list, so the file is read again here. */
 function extraCertificates(): string[] {

@@ -163,3 +163,49 @@ t.test('no_proxy: an entry that is not a valid CIDR block is ignored, not a cras
   }
   t.ok(bypasses(target, '10.0.0.0/33, 10.0.0.1'), 'a later valid entry still applies');
 });
+
+// tinyproxy relays an answer, drops the origin's Connection field, and closes
+// its client connection afterwards without a "close" option: a client that
+// sends its next request on that connection before the close arrives loses it
+// (a CI run through tinyproxy lost five GETs this way). This stand-in proxy
+// answers one request per connection and drops the connection when a second
+// one comes on it, so the race is lost every time.
+t.test('through a forward proxy, each request has a connection of its own: one the proxy closes after answering loses nothing', async (t) => {
+  const { createServer } = await import('node:http');
+  const { createClient } = await import('../../conformance/client.js');
+  const connections = new Set<unknown>();
+  const proxy = createServer((req, res) => {
+    if (connections.has(req.socket)) return req.socket.destroy();
+    connections.add(req.socket);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ method: req.method, url: req.url }));
+  });
+  proxy.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
+  const port = (proxy.address() as { port: number }).port;
+
+  const client = createClient({
+    baseUrl: 'http://pets.invalid/v1',
+    apiKey: 'k',
+    timeoutMs: 5_000,
+    concurrency: 1,
+    rate: 0,
+    maxWrites: 10,
+    maxResponseBytes: 1 << 20,
+    transport: { env: { http_proxy: `http://127.0.0.1:${port}` } },
+  });
+  t.teardown(() => client.close());
+  const requests = [
+    { method: 'GET', path: '/pets', headers: {}, operationId: 'listPets' },
+    { method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: '{"name":"Rex"}', operationId: 'createPet' },
+    { method: 'GET', path: '/pets?limit=1', headers: {}, operationId: 'listPets' },
+    { method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: '{"name":"Tom"}', operationId: 'createPet' },
+  ];
+  for (const request of requests) {
+    const response = await client.send('test', request);
+    t.equal(response.status, 200, `${request.method} ${request.path} answered`);
+    t.same(JSON.parse(response.text), { method: request.method, url: `http://pets.invalid/v1${request.path}` }, 'in absolute form, to the proxy');
+  }
+  t.equal(connections.size, requests.length, 'one connection to the proxy per request');
+});
