@@ -107,7 +107,8 @@ function attemptArbitrary(ctx: CheckContext): fc.Arbitrary<Attempt> {
 /**
  * Tried before the generated batches, so no class is left to chance: every
  * target with a method that changes things, every method of the registry on
- * a pet, every field, every query form and every refused credential.
+ * a pet, every body kind with every method that changes things on a pet,
+ * every field, every query form and every refused credential.
  */
 function attemptExamples(ctx: CheckContext): Attempt[][] {
   const none = { label: 'no Authorization header', header: null };
@@ -126,6 +127,8 @@ function attemptExamples(ctx: CheckContext): Attempt[][] {
     targets.map((target) => plain('GET', target)),
     targets.map((target, i) => plain(unsafe[i % unsafe.length]!, target)),
     METHODS.map((m) => plain(m.method, item)),
+    // A route that acts on one kind of body alone (a JSON Patch on PATCH) is found only by that method with that body.
+    unsafe.flatMap((method) => BODY_KINDS.filter((body) => body !== 'none').map((body) => ({ ...plain(method, item), body }))),
     REQUEST_FIELDS.map((_, i) => ({ ...plain('GET', item), fields: [i] })),
     QUERY_FORMS.map((_, i) => ({ ...plain('GET', item), query: i })),
     refusedCredentials(ctx.options.apiKey).map((authorization) => ({ ...plain('GET', item), authorization })),

@@ -751,6 +751,24 @@ const probes: Record<string, Probe> = {
     shows: async (c) =>
       (await c.call('/pets', { auth: `BearerX ${KEY}` })).status === 200 && (await c.call('/pets', { auth: `XBearer ${KEY}` })).status === 401,
   },
+  'patches-without-key': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) =>
+      (await c.call('/pets/1', { method: 'PATCH', auth: false, body: '{"name":"Tom"}' })).status === 405 &&
+      (await c.call('/pets/1', { method: 'PATCH', auth: false, body: '[{"op":"replace","path":"/name","value":"Tom"}]' })).status === 204 &&
+      (await c.call('/pets/1')).json?.name === 'Tom',
+  },
+  'lists-nothing-without-key': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => {
+      const anonymous = await c.call('/pets', { auth: false });
+      return anonymous.status === 200 && anonymous.text === '[]' && ((await c.call('/pets')).json as unknown[]).length === 1;
+    },
+  },
+  'lists-nothing-without-key-slash': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => (await c.call('/pets/', { auth: false })).text === '[]' && (await c.call('/pets', { auth: false })).status === 401,
+  },
   'accepts-bearer-in-list': {
     shows: async (c) =>
       (await c.call('/pets', { auth: `Basic x, Bearer ${KEY}` })).status === 200 && (await c.call('/pets', { auth: `Basic bearer ${KEY}` })).status === 401,
