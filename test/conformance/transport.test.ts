@@ -3,6 +3,7 @@
 // all_proxy otherwise, the lower-case name first, and no_proxy naming the
 // hosts reached directly. A report names the proxy without its credentials.
 import t from 'tap';
+import type { WireRequest } from '../../conformance/client.js';
 import { bypasses, createTransport, describeProxy, proxyFor } from '../../conformance/transport.js';
 
 const http = new URL('http://staging.example.com/v1');
@@ -196,7 +197,7 @@ t.test('through a forward proxy, each request has a connection of its own: one t
     transport: { env: { http_proxy: `http://127.0.0.1:${port}` } },
   });
   t.teardown(() => client.close());
-  const requests = [
+  const requests: WireRequest[] = [
     { method: 'GET', path: '/pets', headers: {}, operationId: 'listPets' },
     { method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: '{"name":"Rex"}', operationId: 'createPet' },
     { method: 'GET', path: '/pets?limit=1', headers: {}, operationId: 'listPets' },
