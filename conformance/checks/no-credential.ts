@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import type { OperationDescriptor } from '../../spec/operations.js';
-import type { JsonObject } from '../../spec/json/index.js';
+import type { JsonObject, JsonValue } from '../../spec/json/index.js';
 import { fillPath, refusedAuthorizationExamples, sampleValidBody } from '../arbitraries/requests.js';
 import { routeSpellings } from '../arbitraries/spellings.js';
 import { METHODS } from '../catalogues/methods.js';
@@ -19,7 +19,7 @@ import { QUERY_FORMS, REQUEST_FIELDS, type FieldInputs } from '../catalogues/req
 import { OTHER_TARGETS } from '../catalogues/targets.js';
 import { NothingToExercise, propertyCheck } from '../check.js';
 import type { WireRequest, WireResponse } from '../client.js';
-import { describeValue, differingField, type CreatedPet } from '../knowledge.js';
+import { describeValue, differingField, idOf, type CreatedPet, type Knowledge } from '../knowledge.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
 import { createOperation, createPet, getOperation, isObject } from './shared.js';
 
@@ -106,7 +106,7 @@ function attemptArbitrary(ctx: CheckContext): fc.Arbitrary<Attempt> {
 
 /**
  * Tried before the generated batches, so no class is left to chance: every
- * target with a method that changes things, every method of the registry on
+ * target with every method that changes things, every method of the registry on
  * a pet, every body kind with every method that changes things on a pet,
  * every field, every query form and every refused credential.
  */
@@ -125,7 +125,8 @@ function attemptExamples(ctx: CheckContext): Attempt[][] {
   });
   return [
     targets.map((target) => plain('GET', target)),
-    targets.map((target, i) => plain(unsafe[i % unsafe.length]!, target)),
+    // A route outside the interface answers the method its framework mounted it on (POST /reset), and that method only.
+    targets.flatMap((target) => unsafe.map((method) => plain(method, target))),
     METHODS.map((m) => plain(m.method, item)),
     // A route that acts on one kind of body alone (a JSON Patch on PATCH) is found only by that method with that body.
     unsafe.flatMap((method) => BODY_KINDS.filter((body) => body !== 'none').map((body) => ({ ...plain(method, item), body }))),
@@ -292,7 +293,7 @@ async function sendAttempt(c: CheckContext, attempt: Attempt, witnesses: readonl
   c.cover('no-credential', 'target', attempt.target.label);
   const response = await c.client.send('invariants', request);
   const sent = { request, response };
-  const served = servedWithoutKey(attempt, response, witnesses);
+  const served = servedWithoutKey(attempt, response, witnesses, c.knowledge);
   // RFC 9110 §9.3.8 lets TRACE echo the request; OWASP API8:2023 counts it enabled on an API as a misconfiguration.
   if (attempt.method === 'TRACE' && response.status >= 200 && response.status < 300)
     c.unspecified(
@@ -328,16 +329,34 @@ async function sendAttempt(c: CheckContext, attempt: Attempt, witnesses: readonl
 }
 
 /** What in an answer to a request without a valid key shows pet data, or undefined. */
-function servedWithoutKey(attempt: Attempt, response: WireResponse, witnesses: readonly CreatedPet[]): string | undefined {
+function servedWithoutKey(attempt: Attempt, response: WireResponse, witnesses: readonly CreatedPet[], knowledge: Knowledge): string | undefined {
   const named = witnesses.find((w) => typeof w.pet['name'] === 'string' && response.text.includes(JSON.stringify(w.pet['name']).slice(1, -1)));
   if (named) return `was answered ${response.status} with witness pet ${named.id}'s name in the body`;
   if (response.status < 200 || response.status > 299) return undefined;
   const body = response.json;
   if (isObject(body) && isPetShaped(body)) return `was answered ${response.status} with a Pet`;
+  // A dump or an overview holds pets inside other objects: one of this run's own, with its id and name, is pet data whatever the shape around it.
+  const known = knownPetIn(body, knowledge, { nodes: 10_000 }, 0);
+  if (known) return `was answered ${response.status} with pet ${known.id} (created by this run) in the body`;
   if (Array.isArray(body) && (body.some((item) => isObject(item) && isPetShaped(item)) || attempt.target.interfacePath))
     return `was answered ${response.status} with a list${body.length === 0 ? ' (empty)' : ' of pets'}`;
   if (attempt.method === 'HEAD' && attempt.target.interfacePath && /^application\/json\b/i.test(response.headers['content-type'] ?? ''))
     return `was answered ${response.status} as the operation (HEAD: the JSON content left out)`;
+  return undefined;
+}
+
+/** A pet this run created, met anywhere in `value` as an object with its id and its name; the walk stops at `budget` objects and 64 levels. */
+function knownPetIn(value: JsonValue | undefined, knowledge: Knowledge, budget: { nodes: number }, depth: number): CreatedPet | undefined {
+  if (value === null || typeof value !== 'object' || depth > 64 || --budget.nodes < 0) return undefined;
+  if (!Array.isArray(value)) {
+    const id = idOf(value);
+    const known = id === undefined ? undefined : knowledge.get(id);
+    if (known && typeof value['name'] === 'string' && known.pet['name'] === value['name']) return known;
+  }
+  for (const item of Array.isArray(value) ? value : Object.values(value)) {
+    const found = knownPetIn(item, knowledge, budget, depth + 1);
+    if (found) return found;
+  }
   return undefined;
 }
 

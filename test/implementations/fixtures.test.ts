@@ -80,6 +80,13 @@ async function refusedLimitMessage(c: Client): Promise<string> {
 }
 
 /** `count` NewPets for `initialPets`, statuses cycling through sold, available and none. */
+/** The status of a request to `path` on the origin, without a key; the body is read (and dropped) so the connection is freed. */
+async function statusAt(url: string, path: string, method: 'GET' | 'POST' | 'DELETE' = 'GET'): Promise<number> {
+  const res = await request(new URL(path, url), { method });
+  await res.body.text();
+  return res.statusCode;
+}
+
 function somePets(count: number): () => object[] {
   const statuses = ['sold', 'available', undefined];
   return () =>
@@ -768,6 +775,60 @@ const probes: Record<string, Probe> = {
   'lists-nothing-without-key-slash': {
     options: { initialPets: somePets(1) },
     shows: async (c) => (await c.call('/pets/', { auth: false })).text === '[]' && (await c.call('/pets', { auth: false })).status === 401,
+  },
+  'older-version-unguarded': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => (await statusAt(c.url, '/v0/pets')) === 200 && (await c.call('/pets', { auth: false })).status === 401,
+  },
+  'newer-version-unguarded': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => (await statusAt(c.url, '/v2/pets/1')) === 200 && (await c.call('/pets/1', { auth: false })).status === 401,
+  },
+  'version-case-unguarded': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => (await statusAt(c.url, '/V1/pets')) === 200 && (await c.call('/pets', { auth: false })).status === 401,
+  },
+  'full-version-unguarded': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => (await statusAt(c.url, '/v1.0/pets')) === 200 && (await c.call('/pets', { auth: false })).status === 401,
+  },
+  'api-mount-unguarded': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => (await statusAt(c.url, '/api/pets')) === 200 && (await c.call('/pets', { auth: false })).status === 401,
+  },
+  'delete-action-unguarded': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) =>
+      (await statusAt(c.url, '/v1/pets/1/delete', 'GET')) === 404 &&
+      (await statusAt(c.url, '/v1/pets/1/delete', 'POST')) === 303 &&
+      (await c.call('/pets/1')).status === 404,
+  },
+  'control-reset-unguarded': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) =>
+      (await statusAt(c.url, '/__control/reset', 'DELETE')) === 404 &&
+      (await statusAt(c.url, '/__control/reset', 'POST')) === 204 &&
+      (await c.call('/pets/1')).status === 404,
+  },
+  'reset-route-unguarded': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) =>
+      (await statusAt(c.url, '/reset', 'POST')) === 404 && (await statusAt(c.url, '/reset', 'DELETE')) === 204 && (await c.call('/pets/1')).status === 404,
+  },
+  'admin-route-unguarded': {
+    options: { initialPets: somePets(6) },
+    shows: async (c) => {
+      const res = await request(new URL('/admin', c.url));
+      const text = await res.body.text();
+      return res.statusCode === 200 && text.includes('"latest":[{"id":2,') && !text.includes('"id":1,');
+    },
+  },
+  'debug-route-unguarded': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => {
+      const res = await request(new URL('/debug', c.url));
+      return res.statusCode === 200 && (await res.body.text()).includes('"pets":[{"id":1,');
+    },
   },
   'accepts-bearer-in-list': {
     shows: async (c) =>
