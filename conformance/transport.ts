@@ -110,12 +110,6 @@ export interface Transport {
   readonly proxy?: string;
 }
 
-/**
- * The dispatcher for a run against `target`. Through a proxy, an http target
- * is asked in absolute form (a forward proxy, as curl does; many proxies
- * allow CONNECT to port 443 only) and an https target through a CONNECT
- * tunnel, with TLS to the target inside it.
- */
 /** Why `proxy` cannot be used (socks and other schemes are not offered), or undefined when it can. */
 export function proxyProblem(proxy: string): string | undefined {
   let scheme: string;
@@ -127,6 +121,13 @@ export function proxyProblem(proxy: string): string | undefined {
   return scheme === 'http:' || scheme === 'https:' ? undefined : `the proxy ${describeProxy(proxy)} is not an http: or https: proxy`;
 }
 
+/**
+ * The dispatcher for a run against `target`. Through an http: proxy, an http
+ * target is asked in absolute form (a forward proxy, as curl does; many
+ * proxies allow CONNECT to port 443 only); an https target, or any target
+ * through an https: proxy, goes through a CONNECT tunnel (undici tunnels to an
+ * https: proxy whatever the target), with TLS to an https target inside it.
+ */
 export function createTransport(target: URL, agent: Agent.Options, options: TransportOptions = {}): Transport {
   const tls = tlsConnectOptions(options.tls);
   const proxy = proxyFor(target, options.env ?? process.env);
@@ -139,7 +140,8 @@ export function createTransport(target: URL, agent: Agent.Options, options: Tran
   const pool = (origin: string | URL, options: Pool.Options) => new Pool(origin, { ...options, ...timeouts });
   const tunnel = target.protocol === 'https:';
   const dispatcher = new ProxyAgent({ ...agent, uri: proxy, requestTls: tls, proxyTunnel: tunnel, clientFactory: pool, factory: pool });
-  return { dispatcher: tunnel ? dispatcher : dispatcher.compose(connectionPerRequest), proxy: describeProxy(proxy) };
+  const forwarded = !tunnel && new URL(proxy).protocol === 'http:';
+  return { dispatcher: forwarded ? dispatcher.compose(connectionPerRequest) : dispatcher, proxy: describeProxy(proxy) };
 }
 
 /**

@@ -106,9 +106,10 @@ function attemptArbitrary(ctx: CheckContext): fc.Arbitrary<Attempt> {
 
 /**
  * Tried before the generated batches, so no class is left to chance: every
- * target with every method that changes things, every method of the registry on
- * a pet, every body kind with every method that changes things on a pet,
- * every field, every query form and every refused credential.
+ * target with GET and with a method that changes things (a route outside the
+ * interface with each of them), every method of the registry on a pet, every
+ * body kind with every method that sends one on a pet, every field, every
+ * query form and every refused credential.
  */
 function attemptExamples(ctx: CheckContext): Attempt[][] {
   const none = { label: 'no Authorization header', header: null };
@@ -123,16 +124,19 @@ function attemptExamples(ctx: CheckContext): Attempt[][] {
     query: -1,
     body: NO_BODY_METHODS.has(method) || method === 'DELETE' ? 'none' : 'a changed name',
   });
+  // The batches without POST, PUT, PATCH or DELETE first: those count against --max-writes (refused or not), and a
+  // budget used up ends the examples where they are.
   return [
     targets.map((target) => plain('GET', target)),
-    // A route outside the interface answers the method its framework mounted it on (POST /reset), and that method only.
-    targets.flatMap((target) => unsafe.map((method) => plain(method, target))),
-    METHODS.map((m) => plain(m.method, item)),
-    // A route that acts on one kind of body alone (a JSON Patch on PATCH) is found only by that method with that body.
-    unsafe.flatMap((method) => BODY_KINDS.filter((body) => body !== 'none').map((body) => ({ ...plain(method, item), body }))),
     REQUEST_FIELDS.map((_, i) => ({ ...plain('GET', item), fields: [i] })),
     QUERY_FORMS.map((_, i) => ({ ...plain('GET', item), query: i })),
     refusedCredentials(ctx.options.apiKey).map((authorization) => ({ ...plain('GET', item), authorization })),
+    // A route outside the interface answers the method its framework mounted it on (POST /reset) and that one only,
+    // so it gets each of them; the interface's own paths, one each (the registry's methods on a pet follow).
+    targets.flatMap((target, i) => (target.fromOrigin ? unsafe.map((method) => plain(method, target)) : [plain(unsafe[i % unsafe.length]!, target)])),
+    METHODS.map((m) => plain(m.method, item)),
+    // A route that acts on one kind of body alone (a JSON Patch on PATCH) is found only by that method with that body.
+    ['PUT', 'PATCH', 'POST'].flatMap((method) => BODY_KINDS.filter((body) => body !== 'none').map((body) => ({ ...plain(method, item), body }))),
   ];
 }
 

@@ -210,3 +210,23 @@ t.test('through a forward proxy, each request has a connection of its own: one t
   }
   t.equal(connections.size, requests.length, 'one connection to the proxy per request');
 });
+
+// undici tunnels through an https: proxy whatever the target, and a tunnel carries the target's own connection:
+// only requests in absolute form to an http: proxy ask for a connection each.
+t.test('the connection per request is asked of an http: proxy forwarding an http target only', async (t) => {
+  const { ProxyAgent } = await import('undici');
+  const cases = [
+    { target: http, env: { http_proxy: 'http://proxy.corp:3128' }, own: false },
+    { target: http, env: { http_proxy: 'https://proxy.corp:3129' }, own: true },
+    { target: https, env: { https_proxy: 'http://proxy.corp:3128' }, own: true },
+  ];
+  for (const { target, env, own } of cases) {
+    const { dispatcher } = createTransport(target, {}, { env });
+    t.teardown(() => dispatcher.close());
+    t.equal(
+      dispatcher.dispatch === ProxyAgent.prototype.dispatch,
+      own,
+      `${target.protocol} target through ${Object.values(env)[0]}: ${own ? "undici's own dispatch" : 'Connection: close on each request'}`,
+    );
+  }
+});

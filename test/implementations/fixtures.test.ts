@@ -79,14 +79,13 @@ async function refusedLimitMessage(c: Client): Promise<string> {
   return (await c.call('/pets?limit=0')).json?.message ?? '';
 }
 
-/** `count` NewPets for `initialPets`, statuses cycling through sold, available and none. */
-/** The status of a request to `path` on the origin, without a key; the body is read (and dropped) so the connection is freed. */
-async function statusAt(url: string, path: string, method: 'GET' | 'POST' | 'DELETE' = 'GET'): Promise<number> {
+/** A request to `path` on the origin, without a key: its status and its body, read whole so the connection is freed. */
+async function answerAt(url: string, path: string, method: 'GET' | 'POST' | 'DELETE' = 'GET'): Promise<{ status: number; text: string }> {
   const res = await request(new URL(path, url), { method });
-  await res.body.text();
-  return res.statusCode;
+  return { status: res.statusCode, text: await res.body.text() };
 }
 
+/** `count` NewPets for `initialPets`, statuses cycling through sold, available and none. */
 function somePets(count: number): () => object[] {
   const statuses = ['sold', 'available', undefined];
   return () =>
@@ -778,42 +777,44 @@ const probes: Record<string, Probe> = {
   },
   'older-version-unguarded': {
     options: { initialPets: somePets(1) },
-    shows: async (c) => (await statusAt(c.url, '/v0/pets')) === 200 && (await c.call('/pets', { auth: false })).status === 401,
+    shows: async (c) => (await answerAt(c.url, '/v0/pets')).text.startsWith('[{"id":1,') && (await c.call('/pets', { auth: false })).status === 401,
   },
   'newer-version-unguarded': {
     options: { initialPets: somePets(1) },
-    shows: async (c) => (await statusAt(c.url, '/v2/pets/1')) === 200 && (await c.call('/pets/1', { auth: false })).status === 401,
+    shows: async (c) => (await answerAt(c.url, '/v2/pets/1')).text.startsWith('{"id":1,') && (await c.call('/pets/1', { auth: false })).status === 401,
   },
   'version-case-unguarded': {
     options: { initialPets: somePets(1) },
-    shows: async (c) => (await statusAt(c.url, '/V1/pets')) === 200 && (await c.call('/pets', { auth: false })).status === 401,
+    shows: async (c) => (await answerAt(c.url, '/V1/pets')).text.startsWith('[{"id":1,') && (await c.call('/pets', { auth: false })).status === 401,
   },
   'full-version-unguarded': {
     options: { initialPets: somePets(1) },
-    shows: async (c) => (await statusAt(c.url, '/v1.0/pets')) === 200 && (await c.call('/pets', { auth: false })).status === 401,
+    shows: async (c) => (await answerAt(c.url, '/v1.0/pets')).text.startsWith('[{"id":1,') && (await c.call('/pets', { auth: false })).status === 401,
   },
   'api-mount-unguarded': {
     options: { initialPets: somePets(1) },
-    shows: async (c) => (await statusAt(c.url, '/api/pets')) === 200 && (await c.call('/pets', { auth: false })).status === 401,
+    shows: async (c) => (await answerAt(c.url, '/api/pets')).text.startsWith('[{"id":1,') && (await c.call('/pets', { auth: false })).status === 401,
   },
   'delete-action-unguarded': {
     options: { initialPets: somePets(1) },
     shows: async (c) =>
-      (await statusAt(c.url, '/v1/pets/1/delete', 'GET')) === 404 &&
-      (await statusAt(c.url, '/v1/pets/1/delete', 'POST')) === 303 &&
+      (await answerAt(c.url, '/v1/pets/1/delete', 'GET')).status === 404 &&
+      (await answerAt(c.url, '/v1/pets/1/delete', 'POST')).status === 303 &&
       (await c.call('/pets/1')).status === 404,
   },
   'control-reset-unguarded': {
     options: { initialPets: somePets(1) },
     shows: async (c) =>
-      (await statusAt(c.url, '/__control/reset', 'DELETE')) === 404 &&
-      (await statusAt(c.url, '/__control/reset', 'POST')) === 204 &&
+      (await answerAt(c.url, '/__control/reset', 'DELETE')).status === 404 &&
+      (await answerAt(c.url, '/__control/reset', 'POST')).status === 204 &&
       (await c.call('/pets/1')).status === 404,
   },
   'reset-route-unguarded': {
     options: { initialPets: somePets(1) },
     shows: async (c) =>
-      (await statusAt(c.url, '/reset', 'POST')) === 404 && (await statusAt(c.url, '/reset', 'DELETE')) === 204 && (await c.call('/pets/1')).status === 404,
+      (await answerAt(c.url, '/reset', 'POST')).status === 404 &&
+      (await answerAt(c.url, '/reset', 'DELETE')).status === 204 &&
+      (await c.call('/pets/1')).status === 404,
   },
   'admin-route-unguarded': {
     options: { initialPets: somePets(6) },
