@@ -831,6 +831,18 @@ const probes: Record<string, Probe> = {
       return res.statusCode === 200 && (await res.body.text()).includes('"pets":[{"id":1,');
     },
   },
+  'limit-array-unchecked': {
+    options: { initialPets: somePets(120) },
+    shows: async (c) => ((await c.call('/pets?limit[]=110')).json as unknown[]).length === 110 && (await c.call('/pets?limit=110')).status === 400,
+  },
+  'limit-operator-unchecked': {
+    options: { initialPets: somePets(120) },
+    shows: async (c) => ((await c.call('/pets?limit[$gt]=0')).json as unknown[]).length === 120 && (await c.call('/pets?limit=0')).status === 400,
+  },
+  'limit-exponent-split': {
+    options: { initialPets: somePets(120) },
+    shows: async (c) => ((await c.call('/pets?limit=11e1')).json as unknown[]).length === 110 && (await c.call('/pets?limit=110')).status === 400,
+  },
   'accepts-bearer-in-list': {
     shows: async (c) =>
       (await c.call('/pets', { auth: `Basic x, Bearer ${KEY}` })).status === 200 && (await c.call('/pets', { auth: `Basic bearer ${KEY}` })).status === 401,
