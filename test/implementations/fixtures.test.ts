@@ -843,6 +843,13 @@ const probes: Record<string, Probe> = {
     options: { initialPets: somePets(120) },
     shows: async (c) => ((await c.call('/pets?limit=11e1')).json as unknown[]).length === 110 && (await c.call('/pets?limit=110')).status === 400,
   },
+  'names-pet-in-401': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => {
+      const refused = await c.call('/pets/1', { auth: false });
+      return refused.status === 401 && refused.text.includes('Pet 0') && !(await c.call('/pets/2', { auth: false })).text.includes('Pet');
+    },
+  },
   'accepts-bearer-in-list': {
     shows: async (c) =>
       (await c.call('/pets', { auth: `Basic x, Bearer ${KEY}` })).status === 200 && (await c.call('/pets', { auth: `Basic bearer ${KEY}` })).status === 401,
