@@ -136,7 +136,9 @@ function attemptExamples(ctx: CheckContext): Attempt[][] {
     targets.flatMap((target, i) => (target.fromOrigin ? unsafe.map((method) => plain(method, target)) : [plain(unsafe[i % unsafe.length]!, target)])),
     METHODS.map((m) => plain(m.method, item)),
     // A route that acts on one kind of body alone (a JSON Patch on PATCH) is found only by that method with that body.
-    ['PUT', 'PATCH', 'POST'].flatMap((method) => BODY_KINDS.filter((body) => body !== 'none').map((body) => ({ ...plain(method, item), body }))),
+    unsafe
+      .filter((method) => method !== 'DELETE')
+      .flatMap((method) => BODY_KINDS.filter((body) => body !== 'none').map((body) => ({ ...plain(method, item), body }))),
   ];
 }
 

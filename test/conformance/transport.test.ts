@@ -2,8 +2,10 @@
 // curl reads the environment: http_proxy for http, https_proxy for https,
 // all_proxy otherwise, the lower-case name first, and no_proxy naming the
 // hosts reached directly. A report names the proxy without its credentials.
+import { createServer } from 'node:http';
 import t from 'tap';
-import type { WireRequest } from '../../conformance/client.js';
+import { ProxyAgent } from 'undici';
+import { createClient, type WireRequest } from '../../conformance/client.js';
 import { bypasses, createTransport, describeProxy, proxyFor } from '../../conformance/transport.js';
 
 const http = new URL('http://staging.example.com/v1');
@@ -172,8 +174,6 @@ t.test('no_proxy: an entry that is not a valid CIDR block is ignored, not a cras
 // answers one request per connection and drops the connection when a second
 // one comes on it, so the race is lost every time.
 t.test('through a forward proxy, each request has a connection of its own: one the proxy closes after answering loses nothing', async (t) => {
-  const { createServer } = await import('node:http');
-  const { createClient } = await import('../../conformance/client.js');
   const connections = new Set<unknown>();
   const proxy = createServer((req, res) => {
     if (connections.has(req.socket)) return req.socket.destroy();
@@ -214,7 +214,6 @@ t.test('through a forward proxy, each request has a connection of its own: one t
 // undici tunnels through an https: proxy whatever the target, and a tunnel carries the target's own connection:
 // only requests in absolute form to an http: proxy ask for a connection each.
 t.test('the connection per request is asked of an http: proxy forwarding an http target only', async (t) => {
-  const { ProxyAgent } = await import('undici');
   const cases = [
     { target: http, env: { http_proxy: 'http://proxy.corp:3128' }, own: false },
     { target: http, env: { http_proxy: 'https://proxy.corp:3129' }, own: true },
