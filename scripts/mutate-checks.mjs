@@ -54,11 +54,12 @@
  * timed out) goes on from there when started again with the same FILE. A mutant recorded in
  * check-equivalents.json is run against the base and the witnesses only (a
  * new fixture may kill it), not against the correct fixtures again, which is
- * most of a survivor's time; `--recheck` runs those too.
+ * most of a survivor's time; `--recheck` runs those too. `--report --progress FILE` prints what a
+ * run (finished or still going) has judged so far and its unrecorded survivors, running nothing.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -227,6 +228,10 @@ async function main() {
   // --progress FILE keeps the progress where the next run with the same FILE goes on from it (a family that
   // takes hours, done in parts); a finished run removes it. Without it, the progress lives for this run only.
   const kept = optionValue(args, '--progress');
+  if (args.includes('--report')) {
+    if (!kept || !existsSync(kept)) throw new Error('--report reads the progress file of a run: give it with --progress FILE');
+    return report(kept, args);
+  }
   const progressDir = kept ? undefined : mkdtempSync(join(tmpdir(), 'petstore-mutate-progress-'));
   const progress = kept ?? join(progressDir, 'progress.jsonl');
   if (!kept || !existsSync(progress)) writeFileSync(progress, '');
@@ -308,6 +313,7 @@ function readProgress(file) {
   const baselines = new Map();
   const verdicts = new Map();
   const sandboxes = [];
+  const started = new Set();
   let current;
   let began;
   let finished;
@@ -323,6 +329,7 @@ function readProgress(file) {
     } else if (entry.sandbox) sandboxes.push(entry.sandbox);
     else if (entry.baseline) baselines.set(entry.baseline, entry);
     else if (entry.start !== undefined) {
+      started.add(entry.start);
       current = entry.start;
       where = entry.where;
     } else if (entry.verdict !== undefined) {
@@ -330,16 +337,17 @@ function readProgress(file) {
       if (current === entry.verdict) current = undefined;
     }
   }
-  return { baselines, verdicts, current, where, sandboxes, began, finished, sources };
+  return { baselines, verdicts, started, current, where, sandboxes, began, finished, sources };
 }
 
-/** The work itself, in a worker process: goes on from what the progress file holds. */
-async function work([progress, ...args]) {
-  const note = (entry) => appendFileSync(progress, `${JSON.stringify(entry)}\n`);
-  // A mutant may leave a request behind that fails after its run ended (its client closed): that would
-  // take the worker down on a later mutant, which would then be blamed for it. Its own run already ended.
-  process.on('unhandledRejection', () => {});
-  const done = readProgress(progress);
+function sourcesDigest(targets) {
+  const sources = createHash('sha256');
+  for (const file of [...new Set(targets.map((t) => t.file))]) sources.update(readFileSync(join(root, file)));
+  return sources.digest('hex');
+}
+
+/** The targets and lines `--family`, `--file` and `--lines` choose. */
+function chooseTargets(args) {
   const familyArg = optionValue(args, '--family');
   const chosen = familyArg?.split(',');
   // --file TEXT: only the targets whose path contains TEXT (a part of a large family, run and triaged on its own).
@@ -349,10 +357,61 @@ async function work([progress, ...args]) {
   const lines = parseLines(optionValue(args, '--lines'));
   const targets = TARGETS.filter((t) => (chosen ? chosen.includes(t.family) : !t.optIn) && (part === undefined || t.file.includes(part)));
   if ((chosen || part !== undefined) && targets.length === 0) throw new Error(`no target serves ${familyArg ?? 'the default families'}${part === undefined ? '' : ` in a file whose path contains ${part}`}`);
+  return { targets, lines };
+}
+
+/**
+ * `--report --progress FILE` (with the run's --family, --file and --lines): what a run, finished or
+ * still going, has judged so far, without running anything: the counts and every survivor not
+ * recorded, as a finished run prints them. A survivor can be triaged while the run goes on.
+ */
+async function report(progress, args) {
+  const done = readProgress(progress);
+  const { targets, lines } = chooseTargets(args);
+  if (done.sources !== undefined && done.sources !== sourcesDigest(targets)) throw new Error('the mutated files changed since that run began: its mutant ids mean other mutants now');
+  const sandbox = mkdtempSync(join(tmpdir(), 'petstore-mutate-report-'));
+  try {
+    for (const file of targets) mkdirSync(dirname(join(sandbox, file.file)), { recursive: true });
+    const all = (await instrument(sandbox, targets)).map((m) => ({ ...m, described: describe(m) }));
+    const known = new Map(JSON.parse(readFileSync(join(root, 'mutation/check-equivalents.json'), 'utf8')).map((e) => [entryKey(e), e]));
+    for (const family of [...new Set(targets.map((t) => t.family))]) {
+      const counts = { judged: 0, waiting: 0, killed: 0, equivalent: 0, open: 0, survived: 0, notReached: 0 };
+      const survivors = [];
+      for (const m of all.filter((m) => m.family === family && m.status !== 'Ignored' && (!lines || lines(m.location.start.line + 1)))) {
+        if (!done.verdicts.has(m.id)) {
+          counts.waiting++;
+          continue;
+        }
+        counts.judged++;
+        const killedBy = done.verdicts.get(m.id);
+        const status = known.get(entryKey(m.described))?.status;
+        if (killedBy) counts.killed++;
+        else if (status === 'equivalent' || status === 'open') counts[status]++;
+        else if (!done.started.has(m.id)) counts.notReached++;
+        else {
+          counts.survived++;
+          survivors.push({ ...m.described, found: 'Survived', status: '', reason: '' });
+        }
+      }
+      console.log(`${family}: ${JSON.stringify(counts)}`);
+      if (survivors.length > 0) console.log(JSON.stringify(survivors, null, 2));
+    }
+    return 0;
+  } finally {
+    rmSync(sandbox, { recursive: true, force: true });
+  }
+}
+
+/** The work itself, in a worker process: goes on from what the progress file holds. */
+async function work([progress, ...args]) {
+  const note = (entry) => appendFileSync(progress, `${JSON.stringify(entry)}\n`);
+  // A mutant may leave a request behind that fails after its run ended (its client closed): that would
+  // take the worker down on a later mutant, which would then be blamed for it. Its own run already ended.
+  process.on('unhandledRejection', () => {});
+  const done = readProgress(progress);
+  const { targets, lines } = chooseTargets(args);
   // Mutant ids are positions in the instrumented sources: a later worker may go on only over the same sources.
-  const sources = createHash('sha256');
-  for (const file of [...new Set(targets.map((t) => t.file))]) sources.update(readFileSync(join(root, file)));
-  const digest = sources.digest('hex');
+  const digest = sourcesDigest(targets);
   if (done.sources !== undefined && done.sources !== digest) throw new Error('the mutated files changed during the run: start it again');
   const started = done.began ?? Date.now();
   if (!done.began) note({ began: started, sources: digest });
