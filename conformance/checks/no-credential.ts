@@ -108,13 +108,15 @@ function attemptArbitrary(ctx: CheckContext): fc.Arbitrary<Attempt> {
  * Tried before the generated batches, so no class is left to chance: every
  * target with GET and with a method that changes things (a route outside the
  * interface with each of them), every method of the registry on a pet, every
- * body kind with every method that sends one on a pet, every field, every
+ * body kind with every method that sends one on a pet and on the collection, every field, every
  * query form and every refused credential.
  */
 function attemptExamples(ctx: CheckContext): Attempt[][] {
   const none = { label: 'no Authorization header', header: null };
   const targets = targetsOf(ctx);
   const item = targets.find((t) => t.path.includes(PET) && !t.fromOrigin) ?? targets[0]!;
+  const createPath = createOperation(ctx)?.path;
+  const collection = targets.find((t) => t.path === createPath && !t.fromOrigin);
   const unsafe = ['DELETE', 'PUT', 'PATCH', 'POST'];
   const plain = (method: string, target: Target): Attempt => ({
     method,
@@ -135,10 +137,13 @@ function attemptExamples(ctx: CheckContext): Attempt[][] {
     // so it gets each of them; the interface's own paths, one each (the registry's methods on a pet follow).
     targets.flatMap((target, i) => (target.fromOrigin ? unsafe.map((method) => plain(method, target)) : [plain(unsafe[i % unsafe.length]!, target)])),
     METHODS.map((m) => plain(m.method, item)),
-    // A route that acts on one kind of body alone (a JSON Patch on PATCH) is found only by that method with that body.
-    unsafe
-      .filter((method) => method !== 'DELETE')
-      .flatMap((method) => BODY_KINDS.filter((body) => body !== 'none').map((body) => ({ ...plain(method, item), body }))),
+    // A route that acts on one kind of body alone (a JSON Patch on PATCH, a form on POST) is found only by that method
+    // with that body: on a pet, and on the collection (createPet mounted ahead of the key check, a form post let in).
+    [item, ...(collection ? [collection] : [])].flatMap((target) =>
+      unsafe
+        .filter((method) => method !== 'DELETE')
+        .flatMap((method) => BODY_KINDS.filter((body) => body !== 'none').map((body) => ({ ...plain(method, target), body }))),
+    ),
   ];
 }
 

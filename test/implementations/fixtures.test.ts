@@ -764,6 +764,26 @@ const probes: Record<string, Probe> = {
       (await c.call('/pets/1', { method: 'PATCH', auth: false, body: '[{"op":"replace","path":"/name","value":"Tom"}]' })).status === 204 &&
       (await c.call('/pets/1')).json?.name === 'Tom',
   },
+  'creates-without-key': {
+    shows: async (c) =>
+      (await c.call('/pets', { method: 'POST', auth: false, body: '{"id":7,"name":"Tom","categoryId":1}' })).status === 400 &&
+      (await c.call('/pets', { method: 'POST', auth: false, body: '{"name":"Tom","categoryId":1}' })).status === 201 &&
+      (await c.call('/pets/1')).json?.name === 'Tom',
+  },
+  'puts-without-key': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) =>
+      (await c.call('/pets/1', { method: 'PUT', auth: false, body: '{"name":"Tom","categoryId":1}' })).status === 400 &&
+      (await c.call('/pets/1', { method: 'PUT', auth: false, body: '{"id":1,"name":"Tom","categoryId":1}' })).status === 204 &&
+      (await c.call('/pets/1')).json?.name === 'Tom',
+  },
+  'form-posts-without-key': {
+    shows: async (c) =>
+      (await c.call('/pets', { method: 'POST', auth: false, body: '{"name":"Tom","categoryId":1}' })).status === 401 &&
+      (await c.call('/pets', { method: 'POST', auth: false, body: 'name=Tom&categoryId=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }))
+        .status === 201 &&
+      (await c.call('/pets/1')).json?.name === 'Tom',
+  },
   'lists-nothing-without-key': {
     options: { initialPets: somePets(1) },
     shows: async (c) => {
