@@ -80,8 +80,8 @@ async function refusedLimitMessage(c: Client): Promise<string> {
 }
 
 /** A request to `path` on the origin, without a key: its status and its body, read whole so the connection is freed. */
-async function answerAt(url: string, path: string, method: 'GET' | 'POST' | 'DELETE' = 'GET'): Promise<{ status: number; text: string }> {
-  const res = await request(new URL(path, url), { method });
+async function answerAt(url: string, path: string, method: 'GET' | 'POST' | 'DELETE' = 'GET', body?: string): Promise<{ status: number; text: string }> {
+  const res = await request(new URL(path, url), { method, ...(body === undefined ? {} : { body }) });
   return { status: res.statusCode, text: await res.body.text() };
 }
 
@@ -763,6 +763,24 @@ const probes: Record<string, Probe> = {
       (await c.call('/pets/1', { method: 'PATCH', auth: false, body: '{"name":"Tom"}' })).status === 405 &&
       (await c.call('/pets/1', { method: 'PATCH', auth: false, body: '[{"op":"replace","path":"/name","value":"Tom"}]' })).status === 204 &&
       (await c.call('/pets/1')).json?.name === 'Tom',
+  },
+  'debug-route-behind-cdn': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) =>
+      (await answerAt(c.url, '/debug')).text.includes('"name":"Pet 0"') &&
+      (await answerAt(c.url, '/debug', 'GET', '{}')).status === 403 &&
+      (await c.call('/pets', { auth: false })).status === 401,
+  },
+  'head-on-pet-behind-cdn': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) =>
+      (await c.call('/pets/1', { method: 'HEAD', auth: false })).status === 200 &&
+      (await c.call('/pets/1', { method: 'HEAD', auth: false, body: '{}' })).status === 403,
+  },
+  'accepts-proxy-authorization': {
+    shows: async (c) =>
+      (await c.call('/pets', { auth: false, headers: { 'proxy-authorization': `Bearer ${KEY}` } })).status === 200 &&
+      (await c.call('/pets', { auth: false })).status === 401,
   },
   'creates-without-key': {
     shows: async (c) =>
