@@ -732,6 +732,17 @@ const probes: Record<string, Probe> = {
       return r.statusCode === 200;
     },
   },
+  'unversioned-patch-unguarded': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => {
+      const patch = (body?: string) => request(new URL('/pets/1', c.url), { method: 'PATCH', ...(body === undefined ? {} : { body }) });
+      const bare = await patch();
+      await bare.body.text();
+      const renamed = await patch('{"name":"Tom"}');
+      await renamed.body.text();
+      return bare.statusCode === 400 && renamed.statusCode === 200 && (await c.call('/pets/1')).json?.name === 'Tom';
+    },
+  },
   'scheme-not-anchored': { shows: async (c) => (await c.call('/pets', { auth: `XBearer ${KEY}` })).status === 200 },
   'accepts-empty-authorization': { shows: async (c) => (await c.call('/pets', { auth: '' })).status === 200 },
   'accepts-bare-bearer': { shows: async (c) => (await c.call('/pets', { auth: 'Bearer' })).status === 200 },
