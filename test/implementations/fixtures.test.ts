@@ -1207,6 +1207,12 @@ const probes: Record<string, Probe> = {
       return again.status === 304 && part.status === 206 && part.headers['content-range'] === `bytes 0-4/${first.text.length}`;
     },
   },
+  'options-json-metadata': {
+    shows: async (c) => {
+      const open = await c.call('/pets/1', { method: 'OPTIONS', auth: false });
+      return open.status === 200 && open.json?.name === 'Pet Instance' && (await c.call('/pets/1', { auth: false })).status === 401;
+    },
+  },
   'options-answered-openly': { shows: async (c) => (await c.call('/pets', { method: 'OPTIONS', auth: false })).status === 204 },
   'requires-content-length': {
     shows: async (c) => {
