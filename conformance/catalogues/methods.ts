@@ -41,5 +41,3 @@ export const METHODS: readonly MethodEntry[] = [
   // Not registered, but acted on: caches purge on it (Varnish, Squid, nginx's proxy_cache_purge).
   { method: 'PURGE', safe: false, source: 'not registered (cache purge)' },
 ];
-
-export const UNSAFE_METHODS: readonly string[] = METHODS.filter((m) => !m.safe).map((m) => m.method);
