@@ -775,6 +775,15 @@ const probes: Record<string, Probe> = {
       (await c.call('/pets/1', { method: 'PATCH', auth: false, body: '[{"op":"replace","path":"/name","value":"Tom"}]' })).status === 204 &&
       (await c.call('/pets/1')).json?.name === 'Tom',
   },
+  'admin-json-unguarded': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => {
+      const page = await request(new URL('/admin', c.url));
+      const json = await request(new URL('/admin', c.url), { headers: { accept: 'application/json' } });
+      const [html, overview] = [await page.body.text(), await json.body.text()];
+      return !html.includes('Pet 0') && overview.includes('"name":"Pet 0"');
+    },
+  },
   'debug-route-behind-cdn': {
     options: { initialPets: somePets(1) },
     shows: async (c) =>
