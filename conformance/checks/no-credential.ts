@@ -107,9 +107,10 @@ function attemptArbitrary(ctx: CheckContext): fc.Arbitrary<Attempt> {
 /**
  * Tried before the generated batches, so no class is left to chance: every
  * target with GET and with a method that changes things (a route outside the
- * interface with each of them), every method of the registry on a pet, every
- * body kind with every method that sends one on a pet and on the collection, every field, every
- * query form and every refused credential.
+ * interface with each of them), every method of the registry on a pet, each
+ * method override on a POST, every body kind with every method that sends one
+ * on a pet and on the collection, every field, every query form and every
+ * refused credential.
  */
 function attemptExamples(ctx: CheckContext): Attempt[][] {
   const none = { label: 'no Authorization header', header: null };
@@ -137,6 +138,12 @@ function attemptExamples(ctx: CheckContext): Attempt[][] {
     // so it gets each of them; the interface's own paths, one each (the registry's methods on a pet follow).
     targets.flatMap((target, i) => (target.fromOrigin ? unsafe.map((method) => plain(method, target)) : [plain(unsafe[i % unsafe.length]!, target)])),
     METHODS.map((m) => plain(m.method, item)),
+    // A method override is honoured on a POST only (express method-override's default; Rails' and Laravel's _method):
+    // the fields and query forms that name a method are sent on one too, past a front that refuses DELETE itself.
+    [
+      ...REQUEST_FIELDS.flatMap((field, i) => (field.safe ? [] : [{ ...plain('POST', item), fields: [i] }])),
+      ...QUERY_FORMS.flatMap((form, i) => (form.keyElsewhere ? [] : [{ ...plain('POST', item), query: i }])),
+    ],
     // A route that acts on one kind of body alone (a JSON Patch on PATCH, a form on POST) is found only by that method
     // with that body: on a pet, and on the collection (createPet mounted ahead of the key check, a form post let in).
     [item, ...(collection ? [collection] : [])].flatMap((target) =>

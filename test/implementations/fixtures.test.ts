@@ -723,6 +723,15 @@ const probes: Record<string, Probe> = {
     options: { initialPets: somePets(1) },
     shows: async (c) => (await c.call('/pets/1', { method: 'DELETE', auth: false })).status === 204 && (await c.call('/pets/1')).status === 404,
   },
+  'override-deletes-without-key': {
+    options: { initialPets: somePets(2) },
+    shows: async (c) =>
+      (await c.call('/pets/1', { method: 'DELETE', auth: false })).status === 405 &&
+      (await c.call('/pets/1', { method: 'POST', auth: false })).status === 405 &&
+      (await c.call('/pets/1', { method: 'POST', auth: false, headers: { 'x-http-method-override': 'DELETE' } })).status === 204 &&
+      (await c.call('/pets/1')).status === 404 &&
+      (await c.call('/pets/2')).status === 200,
+  },
   'accepts-api-key-header': { shows: async (c) => (await c.call('/pets', { auth: false, headers: { 'x-api-key': KEY } })).status === 200 },
   'accepts-key-in-query': { shows: async (c) => (await c.call(`/pets?api_key=${KEY}`, { auth: false })).status === 200 },
   'unversioned-route-unguarded': {
