@@ -733,6 +733,10 @@ const probes: Record<string, Probe> = {
       (await c.call('/pets/2')).status === 200,
   },
   'accepts-api-key-header': { shows: async (c) => (await c.call('/pets', { auth: false, headers: { 'x-api-key': KEY } })).status === 200 },
+  'accepts-token-in-query': {
+    shows: async (c) =>
+      (await c.call(`/pets?token=${KEY}`, { auth: false })).status === 200 && (await c.call(`/pets?api_key=${KEY}`, { auth: false })).status === 401,
+  },
   'accepts-key-in-query': { shows: async (c) => (await c.call(`/pets?api_key=${KEY}`, { auth: false })).status === 200 },
   'unversioned-route-unguarded': {
     shows: async (c) => {
