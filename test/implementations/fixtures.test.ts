@@ -732,6 +732,15 @@ const probes: Record<string, Probe> = {
       (await c.call('/pets/1')).status === 404 &&
       (await c.call('/pets/2')).status === 200,
   },
+  'query-override-deletes-without-key': {
+    options: { initialPets: somePets(2) },
+    shows: async (c) =>
+      (await c.call('/pets/1', { method: 'DELETE', auth: false })).status === 405 &&
+      (await c.call('/pets/1', { method: 'POST', auth: false, headers: { 'x-http-method-override': 'DELETE' } })).status === 405 &&
+      (await c.call('/pets/1?_method=DELETE', { method: 'POST', auth: false })).status === 204 &&
+      (await c.call('/pets/1')).status === 404 &&
+      (await c.call('/pets/2')).status === 200,
+  },
   'accepts-api-key-header': { shows: async (c) => (await c.call('/pets', { auth: false, headers: { 'x-api-key': KEY } })).status === 200 },
   'accepts-token-in-query': {
     shows: async (c) =>
