@@ -371,7 +371,7 @@ async function report(progress, args) {
   if (done.sources !== undefined && done.sources !== sourcesDigest(targets)) throw new Error('the mutated files changed since that run began: its mutant ids mean other mutants now');
   const sandbox = mkdtempSync(join(tmpdir(), 'petstore-mutate-report-'));
   try {
-    for (const file of targets) mkdirSync(dirname(join(sandbox, file.file)), { recursive: true });
+    for (const target of targets) mkdirSync(dirname(join(sandbox, target.file)), { recursive: true });
     const all = (await instrument(sandbox, targets)).map((m) => ({ ...m, described: describe(m) }));
     const known = new Map(JSON.parse(readFileSync(join(root, 'mutation/check-equivalents.json'), 'utf8')).map((e) => [entryKey(e), e]));
     for (const family of [...new Set(targets.map((t) => t.family))]) {
