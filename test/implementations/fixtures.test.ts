@@ -162,6 +162,12 @@ const probes: Record<string, Probe> = {
       return (await c.call(`/pets%2F${id}`, { auth: false })).status === 200 && (await c.call('/%70ets', { auth: false })).status === 401;
     },
   },
+  'auth-misses-encoded-slash-random-ids': {
+    shows: async (c) => {
+      const id = (await c.create({ name: 'Rex', categoryId: 1 })).json.id;
+      return id !== 1n && (await c.call(`/pets%2F${id}`, { auth: false })).status === 200 && (await c.call('/pets%2F1', { auth: false })).status === 404;
+    },
+  },
   'auth-misses-leading-slashes': {
     shows: async (c) => {
       const id = (await c.create({ name: 'Rex', categoryId: 1 })).json.id;
@@ -856,6 +862,13 @@ const probes: Record<string, Probe> = {
     options: { initialPets: somePets(1) },
     shows: async (c) => (await c.call('/pets/', { auth: false })).text === '[]' && (await c.call('/pets', { auth: false })).status === 401,
   },
+  'legacy-slash-route-string-ids': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) =>
+      (await c.call('/pets/')).text.startsWith('[{"id":"1",') &&
+      (await c.call('/pets')).text.startsWith('[{"id":1,') &&
+      (await c.call('/pets/', { auth: false })).status !== 200,
+  },
   'older-version-unguarded': {
     options: { initialPets: somePets(1) },
     shows: async (c) => (await answerAt(c.url, '/v0/pets')).text.startsWith('[{"id":1,') && (await c.call('/pets', { auth: false })).status === 401,
@@ -1243,6 +1256,18 @@ const probes: Record<string, Probe> = {
     shows: async (c) => {
       const open = await c.call('/pets/1', { method: 'OPTIONS', auth: false });
       return open.status === 200 && open.json?.name === 'Pet Instance' && (await c.call('/pets/1', { auth: false })).status === 401;
+    },
+  },
+  'serves-app-shell-elsewhere': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => {
+      const shell = await answerAt(c.url, '/V1/pets');
+      return (
+        shell.status === 200 &&
+        shell.text.startsWith('<!doctype html>') &&
+        !shell.text.includes('Pet 0') &&
+        (await c.call('/pets', { auth: false })).status === 401
+      );
     },
   },
   'options-answered-openly': { shows: async (c) => (await c.call('/pets', { method: 'OPTIONS', auth: false })).status === 204 },
