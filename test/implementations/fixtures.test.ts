@@ -757,6 +757,11 @@ const probes: Record<string, Probe> = {
     shows: async (c) =>
       (await c.call(`/pets?token=${KEY}`, { auth: false })).status === 200 && (await c.call(`/pets?api_key=${KEY}`, { auth: false })).status === 401,
   },
+  'accepts-key-in-cookie': {
+    shows: async (c) =>
+      (await c.call('/pets', { auth: false, headers: { cookie: `theme=dark; access_token=${KEY}` } })).status === 200 &&
+      (await c.call('/pets', { auth: false, headers: { cookie: `session=${KEY}` } })).status === 401,
+  },
   'accepts-key-in-query': { shows: async (c) => (await c.call(`/pets?api_key=${KEY}`, { auth: false })).status === 200 },
   'unversioned-route-unguarded': {
     shows: async (c) => {
@@ -1261,7 +1266,7 @@ const probes: Record<string, Probe> = {
   'serves-app-shell-elsewhere': {
     options: { initialPets: somePets(1) },
     shows: async (c) => {
-      const shell = await answerAt(c.url, '/V1/pets');
+      const shell = await answerAt(c.url, '/v1/pets.json');
       return (
         shell.status === 200 &&
         shell.text.startsWith('<!doctype html>') &&
