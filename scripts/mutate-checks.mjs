@@ -78,7 +78,8 @@ const TARGETS = [
   { file: 'conformance/arbitraries/requests.ts', family: 'auth', only: ['refusedAuthorizationExamples'] },
   // With its catalogues (JSON_SPELLINGS, OTHER_MEDIA_TYPES, JSON_ACCEPTS: module-level, judged in a child process each).
   { file: 'conformance/checks/media-types.ts', family: 'media-types' },
-  // The spelling catalogue of the routes checks (module-level helpers: judged in a child process each).
+  // The routes checks, with their spelling catalogue (module-level helpers: judged in a child process each).
+  { file: 'conformance/checks/routes.ts', family: 'routes' },
   { file: 'conformance/arbitraries/spellings.ts', family: 'routes' },
   // With how the unknown ids of not-found are spelled.
   { file: 'conformance/checks/not-found.ts', family: 'not-found' },
@@ -509,6 +510,9 @@ async function work([progress, ...args]) {
         }
         const wasReached = atImport.has(m.switchId) || reached.has(m.switchId);
         if (!judged) note({ verdict: m.switchId, killedBy: killedBy ?? null });
+        // Neighbouring mutants tend to die to the same witness: trying the last killer first saves running the
+        // witnesses before it. The order changes only which witness is named, not whether the mutant is killed.
+        if (witnesses.includes(killedBy)) witnesses.unshift(...witnesses.splice(witnesses.indexOf(killedBy), 1));
         if (killedBy === 'base') counts.killedByBase++;
         else if (correct.includes(killedBy)) counts.killedByCorrect++;
         else if (killedBy) counts.killed++;
