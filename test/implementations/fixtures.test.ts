@@ -168,6 +168,12 @@ const probes: Record<string, Probe> = {
       return id !== 1n && (await c.call(`/pets%2F${id}`, { auth: false })).status === 200 && (await c.call('/pets%2F1', { auth: false })).status === 404;
     },
   },
+  'redirects-to-trailing-slash': {
+    shows: async (c) => {
+      const r = await c.call('/pets?limit=5', { auth: false });
+      return r.status === 307 && r.headers['location'] === `${c.url}/pets/?limit=5` && (await c.call('/pets/')).status === 200;
+    },
+  },
   'auth-misses-leading-slashes': {
     shows: async (c) => {
       const id = (await c.create({ name: 'Rex', categoryId: 1 })).json.id;
@@ -1274,6 +1280,9 @@ const probes: Record<string, Probe> = {
         (await c.call('/pets', { auth: false })).status === 401
       );
     },
+  },
+  'spaced-content-type-parameters': {
+    shows: async (c) => (await c.call('/pets')).headers['content-type'] === 'application/json ; charset=utf-8',
   },
   'options-answered-openly': { shows: async (c) => (await c.call('/pets', { method: 'OPTIONS', auth: false })).status === 204 },
   'requires-content-length': {
