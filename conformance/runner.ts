@@ -71,6 +71,7 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   const integers = sentIntegers();
   client.observe(integers.observe);
   if (judge) client.observe(judge.observe);
+  if (options.observe) client.observe(options.observe);
 
   const advisories = new Map<string, Advisory>();
   const settler = createSettler(options.settleMs);

@@ -206,6 +206,8 @@ export interface RunOptions {
   /** How the CLI was told to reach the target (--header, --ca…), as shell words without secrets: rerun lines repeat them. */
   rerunOptions?: readonly string[];
   onProgress?: (event: ProgressEvent) => void;
+  /** Sees every exchange of the run as it is answered (the mutation run replays them into the responses judge). */
+  observe?: (exchange: Exchange) => void;
 }
 
 export type ProgressEvent = { type: 'check-start'; check: string; family: Family } | { type: 'check-end'; outcome: CheckOutcome; requests: number };

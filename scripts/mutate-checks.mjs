@@ -63,6 +63,7 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSyn
 import { constants as osConstants, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { deserialize, serialize } from 'node:v8';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
 import { describeMutant, entryKey } from './mutation-entries.mjs';
 
@@ -109,6 +110,8 @@ const TARGETS = [
   { file: 'conformance/catalogues/methods.ts', family: 'invariants', optIn: true },
   { file: 'conformance/catalogues/targets.ts', family: 'invariants', optIn: true },
   { file: 'conformance/checks/leaks.ts', family: 'leaks' },
+  // The judge of every answer: it only observes, so each fixture's traffic is recorded once and replayed into it.
+  { file: 'conformance/checks/responses.ts', family: 'responses', optIn: true },
   { file: 'conformance/checks/concurrency.ts', family: 'concurrency' },
 ];
 
@@ -545,10 +548,50 @@ async function work([progress, ...args]) {
 
 /** The instrumented suite and fixtures of the sandbox, and whether a family's checks fail an implementation. */
 async function load(sandbox) {
-  const { runConformance } = await import(pathToFileURL(join(sandbox, 'conformance/index.ts')).href);
+  const { runConformance, FAMILIES } = await import(pathToFileURL(join(sandbox, 'conformance/index.ts')).href);
   const { implementations, startVariant } = await import(pathToFileURL(join(sandbox, 'fixtures/implementations/index.mjs')).href);
+  const imported = (path) => import(pathToFileURL(join(sandbox, path)).href);
+  /**
+   * `responses` has no checks of its own: it judges the answers every other family gets. Its mutants
+   * change no request, so each implementation's traffic (every other family, one run) is recorded once,
+   * the first time it is needed, and replayed into a new judge for each mutant.
+   */
+  const traffic = new Map();
+  let judging;
+  async function judgedFailing(name) {
+    if (!traffic.has(name)) {
+      const exchanges = [];
+      const server = await startVariant(name, { apiKey: 'test-key' });
+      try {
+        const families = FAMILIES.filter((f) => f !== 'responses');
+        await runConformance({ baseUrl: server.url, apiKey: server.apiKey, families, observe: (e) => exchanges.push(slim(e)), ...RUN });
+      } finally {
+        await server.close();
+      }
+      // On disk, not in memory: a run's answers are tens of megabytes, and there are a hundred fixtures.
+      const file = join(sandbox, `traffic-${traffic.size}.bin`);
+      writeFileSync(file, serialize(exchanges));
+      traffic.set(name, file);
+    }
+    judging ??= Promise.all([imported('spec/operations.ts'), imported('conformance/oracle.ts')]).then(async ([spec, oracle]) => ({
+      operations: spec.operations,
+      oracle: await oracle.createOracle(spec.operations),
+    }));
+    const { operations, oracle } = await judging;
+    const { createResponseJudge } = await imported('conformance/checks/responses.ts');
+    const judge = createResponseJudge(operations, oracle);
+    for (const exchange of deserialize(readFileSync(traffic.get(name)))) judge.observe(exchange);
+    return (await judge.outcomes()).some((o) => o.status === 'failed');
+  }
+  /** What the judge reads of an exchange: a run's request bodies (up to megabytes each) are left out. */
+  const slim = ({ family, request, response }) => ({
+    family,
+    request: { method: request.method, path: request.path, headers: {}, operationId: request.operationId, ...(request.offSpec ? { offSpec: true } : {}) },
+    response,
+  });
   /** Whether the family's checks report a failure for this implementation ("base" or a fixture). */
   async function caught(name, family) {
+    if (family === 'responses') return judgedFailing(name);
     const server = await startVariant(name, { apiKey: 'test-key' });
     try {
       const result = await runConformance({ baseUrl: server.url, apiKey: server.apiKey, families: [family], ...RUN });

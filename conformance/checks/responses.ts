@@ -12,9 +12,6 @@ import type { Exchange } from '../client.js';
 import type { Oracle } from '../oracle.js';
 import type { CheckOutcome, Failure } from '../types.js';
 
-const REQUIREMENT =
-  'All bodies are application/json (§4); every error response carries the Error body {code, message, status} (§7); the statuses are those of §4.';
-
 export interface ResponseJudge {
   observe(exchange: Exchange): void;
   /** The verdicts, once every response observed so far has been judged. */
@@ -40,7 +37,8 @@ export function createResponseJudge(operations: readonly OperationDescriptor[], 
           checkId: `responses.${op.operationId}`,
           family: 'responses',
           operationId: op.operationId,
-          requirement: REQUIREMENT,
+          requirement:
+            'All bodies are application/json (§4); every error response carries the Error body {code, message, status} (§7); the statuses are those of §4.',
           seedSection: '§4 Endpoints, §7 Errors',
           message,
           request: exchange.request,
