@@ -1284,6 +1284,11 @@ const probes: Record<string, Probe> = {
   'spaced-content-type-parameters': {
     shows: async (c) => (await c.call('/pets')).headers['content-type'] === 'application/json ; charset=utf-8',
   },
+  'refuses-unknown-properties': {
+    shows: async (c) =>
+      (await c.call('/pets', { method: 'POST', body: { name: 'Rex', categoryId: 1, id: 7 } })).status === 400 &&
+      (await c.call('/pets', { method: 'POST', body: { name: 'Rex', categoryId: 1 } })).status === 201,
+  },
   'options-answered-openly': { shows: async (c) => (await c.call('/pets', { method: 'OPTIONS', auth: false })).status === 204 },
   'requires-content-length': {
     shows: async (c) => {
