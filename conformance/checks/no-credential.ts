@@ -264,14 +264,18 @@ async function verifyWitnesses(
 export function requestOf(c: CheckContext, attempt: Attempt, witnesses: readonly CreatedPet[]): WireRequest {
   const witness = witnesses[0]!;
   const inputs: FieldInputs = { apiKey: c.options.apiKey, basePath: new URL(c.options.baseUrl).pathname.replace(/\/+$/, '') };
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = {};
   if (attempt.authorization.header !== null) headers['authorization'] = attempt.authorization.header;
   for (const index of attempt.fields) {
     const field = REQUEST_FIELDS[index]!;
     // Through a proxy, Proxy-Authorization is the proxy's own field (undici refuses it on a request): not sent.
     if (field.name === 'proxy-authorization' && c.client.proxy) continue;
-    headers[field.name] = headers[field.name] === undefined ? field.value(inputs) : `${headers[field.name]}; ${field.value(inputs)}`;
+    // Two of one name make one line: cookies joined by "; " (RFC 6265 §5.4), any other field by ", " (RFC 9110 §5.3).
+    const joiner = field.name === 'cookie' ? '; ' : ', ';
+    headers[field.name] = headers[field.name] === undefined ? field.value(inputs) : `${headers[field.name]}${joiner}${field.value(inputs)}`;
   }
+  // An Accept of the catalogue (a browser's text/html) is sent as the browser sends it, not after application/json.
+  headers['accept'] ??= 'application/json';
   const query = attempt.query >= 0 ? QUERY_FORMS[attempt.query]!.query(inputs) : undefined;
   const path = attempt.target.path.split(PET).join(witness.id) + (query ? `${attempt.target.path.includes('?') ? '&' : '?'}${query}` : '');
   const body = bodyOf(attempt.body, witness, c.options.namePrefix);

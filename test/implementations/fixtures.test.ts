@@ -768,6 +768,18 @@ const probes: Record<string, Probe> = {
       (await c.call('/pets', { auth: false, headers: { cookie: `theme=dark; access_token=${KEY}` } })).status === 200 &&
       (await c.call('/pets', { auth: false, headers: { cookie: `session=${KEY}` } })).status === 401,
   },
+  'html-view-without-key': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) =>
+      (await c.call('/pets/1', { auth: false, headers: { accept: 'text/html' } })).text.includes('<li>1: Pet 0</li>') &&
+      (await c.call('/pets/1', { auth: false })).status === 401,
+  },
+  'skips-key-for-preflight-header': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) =>
+      (await c.call('/pets/1', { auth: false, headers: { 'access-control-request-method': 'GET' } })).status === 200 &&
+      (await c.call('/pets/1', { auth: false })).status === 401,
+  },
   'accepts-key-in-query': { shows: async (c) => (await c.call(`/pets?api_key=${KEY}`, { auth: false })).status === 200 },
   'unversioned-route-unguarded': {
     shows: async (c) => {
