@@ -111,7 +111,7 @@ const TARGETS = [
   { file: 'conformance/catalogues/targets.ts', family: 'invariants', optIn: true },
   { file: 'conformance/checks/leaks.ts', family: 'leaks' },
   // The judge of every answer: it only observes, so each fixture's traffic is recorded once and replayed into it.
-  { file: 'conformance/checks/responses.ts', family: 'responses', optIn: true },
+  { file: 'conformance/checks/responses.ts', family: 'responses' },
   { file: 'conformance/checks/concurrency.ts', family: 'concurrency' },
 ];
 
