@@ -984,6 +984,10 @@ const probes: Record<string, Probe> = {
     },
   },
   'limit-polluted': { options: { initialPets: somePets(130) }, shows: async (c) => (await c.call('/pets?limit=100&limit=1000')).json?.length === 130 },
+  'limit-polluted-last': {
+    options: { initialPets: somePets(130) },
+    shows: async (c) => (await c.call('/pets?limit=1000&limit=1')).json?.length === 130 && (await c.call('/pets?limit=1000')).status === 400,
+  },
   'mislabels-coding': {
     shows: async (c) => {
       const r = await c.call('/pets', { headers: { 'accept-encoding': 'gzip' } });
