@@ -387,6 +387,10 @@ const probes: Record<string, Probe> = {
   'exceeds-max-limit': { options: { initialPets: somePets(200) }, shows: async (c) => (await c.call('/pets?limit=150')).json?.length === 150 },
   'crashes-on-non-numeric-limit': { shows: async (c) => (await c.call('/pets?limit=abc')).status === 500 },
   'zero-limit-lists-all': { options: { initialPets: somePets(105) }, shows: async (c) => (await c.call('/pets?limit=0')).json?.length === 105 },
+  'negative-limit-lists-all': {
+    options: { initialPets: somePets(105) },
+    shows: async (c) => (await c.call('/pets?limit=-1')).json?.length === 105 && (await c.call('/pets?limit=101')).status === 400,
+  },
   'crashes-on-negative-limit': { shows: async (c) => (await c.call('/pets?limit=-1')).status === 500 },
   'crashes-on-fractional-limit': { shows: async (c) => (await c.call('/pets?limit=1.5')).status === 500 },
   'nan-limit-lists-all': { options: { initialPets: somePets(105) }, shows: async (c) => (await c.call('/pets?limit=abc')).json?.length === 105 },
