@@ -558,6 +558,12 @@ async function load(sandbox) {
    */
   const traffic = new Map();
   let judging;
+  /** What the judge reads of an exchange: a run's request bodies (up to megabytes each) are left out. */
+  const slim = ({ family, request, response }) => ({
+    family,
+    request: { method: request.method, path: request.path, headers: {}, operationId: request.operationId, ...(request.offSpec ? { offSpec: true } : {}) },
+    response,
+  });
   async function judgedFailing(name) {
     if (!traffic.has(name)) {
       const exchanges = [];
@@ -573,22 +579,14 @@ async function load(sandbox) {
       writeFileSync(file, serialize(exchanges));
       traffic.set(name, file);
     }
-    judging ??= Promise.all([imported('spec/operations.ts'), imported('conformance/oracle.ts')]).then(async ([spec, oracle]) => ({
-      operations: spec.operations,
-      oracle: await oracle.createOracle(spec.operations),
-    }));
-    const { operations, oracle } = await judging;
-    const { createResponseJudge } = await imported('conformance/checks/responses.ts');
+    judging ??= Promise.all([imported('spec/operations.ts'), imported('conformance/oracle.ts'), imported('conformance/checks/responses.ts')]).then(
+      async ([spec, oracle, { createResponseJudge }]) => ({ operations: spec.operations, oracle: await oracle.createOracle(spec.operations), createResponseJudge }),
+    );
+    const { operations, oracle, createResponseJudge } = await judging;
     const judge = createResponseJudge(operations, oracle);
     for (const exchange of deserialize(readFileSync(traffic.get(name)))) judge.observe(exchange);
     return (await judge.outcomes()).some((o) => o.status === 'failed');
   }
-  /** What the judge reads of an exchange: a run's request bodies (up to megabytes each) are left out. */
-  const slim = ({ family, request, response }) => ({
-    family,
-    request: { method: request.method, path: request.path, headers: {}, operationId: request.operationId, ...(request.offSpec ? { offSpec: true } : {}) },
-    response,
-  });
   /** Whether the family's checks report a failure for this implementation ("base" or a fixture). */
   async function caught(name, family) {
     if (family === 'responses') return judgedFailing(name);
