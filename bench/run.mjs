@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * npm run bench [-- --quick] [-- --generator wrk|autocannon] [-- --seconds N] [-- --rounds N]
- *                [-- --against DIR] [-- --no-redis] [-- --scenario TEXT] [-- --only NAMES]
+ *                [-- --against DIR[,DIR…]] [-- --no-redis] [-- --scenario TEXT] [-- --only NAMES]
  *
  * Side-by-side throughput and latency of the reference server, the bare
  * node:http ceiling and Prism 5.12 (static and dynamic), on the interface's
@@ -34,7 +34,7 @@
  * --only NAMES keeps only the named servers (comma-separated, as the table names
  * them: `reference,prism-static`) beside the ceiling, in the same rounds.
  *
- * --against DIR adds another checkout's reference server (DIR, built), in its
+ * --against DIR adds another checkout's reference server (DIR, built; several, comma-separated), in its
  * default configuration (its log to a file too), to the side-by-side rounds as
  * `reference@DIR`: a before/after comparison run in the same rounds, so the
  * machine's drift hits both alike.
@@ -368,7 +368,7 @@ async function main() {
     ceiling(),
     referenceDefault(seed),
     reference(seed, { extra: ['--journal-size', '0'] }),
-    ...(args.against ? [referenceAt(seed, args.against)] : []),
+    ...(args.against ? args.against.split(',').map((dir) => referenceAt(seed, dir.trim())) : []),
     ceilingOutbox(),
     await prism(false),
     ...(quick ? [] : [await prism(true)]),
