@@ -32,6 +32,10 @@
  * witnesses) and prints it as JSON. The other mutants are switched in this
  * process.
  *
+ * A helper several families share (`judgedBy`: checks/page.ts, rules.ts,
+ * shared.ts) is judged by each of those families, and by each run (a fixture
+ * and a family) only where that run, unmutated, reached the mutant.
+ *
  * Mutants in what only describes a result (titles, requirements, labels,
  * messages, coverage notes, advisories, which never fail a run) are not
  * generated; they are counted as ignored.
@@ -113,6 +117,16 @@ const TARGETS = [
   // The judge of every answer: it only observes, so each fixture's traffic is recorded once and replayed into it.
   { file: 'conformance/checks/responses.ts', family: 'responses' },
   { file: 'conformance/checks/concurrency.ts', family: 'concurrency' },
+  // The helpers several families share: each mutant is judged by every family whose runs reach it (judgedBy),
+  // each run only where the unmutated run of that fixture and family reached the mutant (see baselineOfHelpers).
+  { file: 'conformance/checks/page.ts', family: 'page', judgedBy: ['limits', 'state', 'concurrency'], optIn: true },
+  { file: 'conformance/checks/rules.ts', family: 'rules', judgedBy: ['http', 'invariants', 'json', 'leaks'], optIn: true },
+  {
+    file: 'conformance/checks/shared.ts',
+    family: 'shared',
+    judgedBy: ['auth', 'media-types', 'routes', 'not-found', 'deprecation', 'validation', 'limits', 'state', 'json', 'concurrency', 'leaks', 'http', 'invariants'],
+    optIn: true,
+  },
 ];
 
 const RUN = { runs: 25, seed: 1, timeBudgetMs: 120_000 };
@@ -461,22 +475,28 @@ async function work([progress, ...args]) {
       const fixtures = implementations.filter((i) => i.kind === 'broken' && i.violates.includes(family)).map((i) => i.name);
       const correct = implementations.filter((i) => i.kind === 'correct').map((i) => i.name);
       // Baseline, with coverage: which mutants the family's runs reach at all (once: a later worker reads it back).
+      const judgedBy = targets.find((t) => t.family === family).judgedBy;
       let baseline = done.baselines.get(family);
       if (!baseline) {
         ns.activeMutant = undefined;
-        for (const id of Object.keys(ns.mutantCoverage.static)) delete ns.mutantCoverage.static[id];
         const familyStarted = Date.now();
-        if (await caught('base', family)) throw new Error(`the unmutated ${family} checks fail the base implementation`);
-        const witnesses = [];
-        for (const name of fixtures) if (await caught(name, family)) witnesses.push(name);
-        for (const name of correct) if (await caught(name, family)) throw new Error(`the unmutated ${family} checks fail the correct fixture ${name}`);
-        baseline = { baseline: family, started: familyStarted, witnesses, reached: Object.keys(ns.mutantCoverage.static) };
+        baseline = judgedBy
+          ? { baseline: family, started: familyStarted, ...(await baselineOfHelpers(caught, implementations, judgedBy, ns.mutantCoverage.static)) }
+          : { baseline: family, started: familyStarted, ...(await baselineOfFamily(caught, family, fixtures, correct, ns.mutantCoverage.static)) };
         note(baseline);
+        const broken = judgedBy ? `${baseline.pairs} pairs of a broken fixture and a family that it lists (${judgedBy.join(', ')})` : `${fixtures.length} broken fixtures list it`;
         console.log(
-          `${family}: ${files.join(', ')}; ${fixtures.length} broken fixtures list it, ${witnesses.length} caught by ${family} alone; the ${correct.length} correct fixtures pass it; baseline ${Math.round((Date.now() - familyStarted) / 1000)} s`,
+          `${family}: ${files.join(', ')}; ${broken}, ${baseline.witnesses.length} caught by that family alone; the ${correct.length} correct fixtures pass it; baseline ${Math.round((Date.now() - familyStarted) / 1000)} s`,
         );
       }
-      const { witnesses, started: familyStarted } = baseline;
+      const { started: familyStarted } = baseline;
+      // Runs, each a fixture and the family run against it: one family's, or (helpers) every family's that reaches the mutant.
+      const witnesses = judgedBy ? baseline.witnesses : baseline.witnesses.map((name) => ({ name, family }));
+      const correctRuns = judgedBy ? baseline.correct : correct.map((name) => ({ name, family }));
+      const bases = judgedBy ? baseline.bases : [{ family }];
+      // Module-level code runs at import, before any run: every run may depend on it.
+      const reaching = (runs, id) => (judgedBy && !atImport.has(id) ? runs.filter((r) => r.reached.includes(id)) : runs);
+      const correctLabels = new Set(correctRuns.map(runLabel(family)));
       const reached = new Set(baseline.reached);
       const counts = { mutants: 0, atImport: 0, ignored: 0, killed: 0, killedByBase: 0, killedByCorrect: 0, equivalent: 0, open: 0, survived: 0, noCoverage: 0 };
       const survivors = [];
@@ -491,7 +511,13 @@ async function work([progress, ...args]) {
         const judged = done.verdicts.has(m.switchId);
         // A recorded mutant survived the correct fixtures when it was recorded: running them again (most of a
         // survivor's time) could only say the record is wrong, which a fresh run without the file would show.
-        const against = known.has(entryKey(described)) && !args.includes('--recheck') ? [] : correct;
+        const recorded = known.has(entryKey(described)) && !args.includes('--recheck');
+        const runs = {
+          bases: reaching(bases, m.switchId).map((r) => r.family),
+          witnesses: reaching(witnesses, m.switchId),
+          correct: recorded ? [] : reaching(correctRuns, m.switchId),
+          family,
+        };
         let killedBy = done.verdicts.get(m.switchId) ?? undefined;
         if (atImport.has(m.switchId)) counts.atImport++;
         const where = `${m.file}:${m.location.start.line + 1} ${m.mutatorName} ${described.replacement}`;
@@ -499,13 +525,13 @@ async function work([progress, ...args]) {
         if (judged) {
           // Judged by an earlier worker.
         } else if (atImport.has(m.switchId)) {
-          killedBy = await judgeInChild(sandbox, m.switchId, family, witnesses, against);
+          killedBy = await judgeInChild(sandbox, m.switchId, runs);
         } else if (reached.has(m.switchId)) {
           ns.activeMutant = m.switchId;
           ns.hitCount = 0;
           ns.hitLimit = 5_000_000;
           try {
-            killedBy = await judge(caught, family, witnesses, against);
+            killedBy = await judge(caught, runs);
           } finally {
             ns.activeMutant = undefined;
             ns.hitLimit = undefined;
@@ -515,9 +541,10 @@ async function work([progress, ...args]) {
         if (!judged) note({ verdict: m.switchId, killedBy: killedBy ?? null });
         // Neighbouring mutants tend to die to the same witness: trying the last killer first saves running the
         // witnesses before it. The order changes only which witness is named, not whether the mutant is killed.
-        if (witnesses.includes(killedBy)) witnesses.unshift(...witnesses.splice(witnesses.indexOf(killedBy), 1));
-        if (killedBy === 'base') counts.killedByBase++;
-        else if (correct.includes(killedBy)) counts.killedByCorrect++;
+        const killer = witnesses.findIndex((w) => runLabel(family)(w) === killedBy);
+        if (killer !== -1) witnesses.unshift(...witnesses.splice(killer, 1));
+        if (killedBy?.startsWith('base')) counts.killedByBase++;
+        else if (correctLabels.has(killedBy)) counts.killedByCorrect++;
         else if (killedBy) counts.killed++;
         else if (known.get(entryKey(described))?.status === 'equivalent') counts.equivalent++;
         else if (known.get(entryKey(described))?.status === 'open') counts.open++;
@@ -529,7 +556,7 @@ async function work([progress, ...args]) {
         if (args.includes('--list') && !judged) console.log(`${where} -> ${killedBy ?? (wasReached ? 'survived' : 'not reached')}`);
       }
       const seconds = Math.round((Date.now() - familyStarted) / 1000);
-      summary.push({ family, files, fixtures: fixtures.length, witnesses: witnesses.length, correct: correct.length, ...counts, seconds });
+      summary.push({ family, files, fixtures: judgedBy ? baseline.pairs : fixtures.length, witnesses: witnesses.length, correct: correct.length, ...counts, seconds });
       console.log(
         `${family}: ${counts.mutants} mutants (${counts.ignored} descriptive ones not generated; ${counts.atImport} in module-level code, each in a child process): ${counts.killed} killed by a fixture, ${counts.killedByBase} by the base, ${counts.killedByCorrect} by a correct fixture, ${counts.equivalent} equivalent, ${counts.open} open (fixture missing, recorded), ${counts.survived} surviving, ${counts.noCoverage} not reached; ${seconds} s`,
       );
@@ -602,19 +629,72 @@ async function load(sandbox) {
 }
 
 /**
+ * The baseline of one family: the base must pass, the broken fixtures that list the family and are caught by
+ * it are its witnesses, every correct fixture must pass; `reached` is what those runs reach of the mutants.
+ */
+async function baselineOfFamily(caught, family, fixtures, correct, coverage) {
+  for (const id of Object.keys(coverage)) delete coverage[id];
+  if (await caught('base', family)) throw new Error(`the unmutated ${family} checks fail the base implementation`);
+  const witnesses = [];
+  for (const name of fixtures) if (await caught(name, family)) witnesses.push(name);
+  for (const name of correct) if (await caught(name, family)) throw new Error(`the unmutated ${family} checks fail the correct fixture ${name}`);
+  return { witnesses, reached: Object.keys(coverage) };
+}
+
+/**
+ * The baseline of a helper that several families share (`judgedBy`): each family against the base, against
+ * each broken fixture that lists it and against each correct fixture, with what each run reaches. A mutant
+ * is judged only by the runs that reached it: a run that never executes the mutated code runs alike with it.
+ * A survivor of a helper every family uses then costs the runs that use that line, not all of them.
+ */
+async function baselineOfHelpers(caught, implementations, judgedBy, coverage) {
+  const bases = [];
+  const witnesses = [];
+  const correct = [];
+  let pairs = 0;
+  const covered = async (name, family) => {
+    for (const id of Object.keys(coverage)) delete coverage[id];
+    const failed = await caught(name, family);
+    return { failed, reached: Object.keys(coverage) };
+  };
+  for (const family of judgedBy) {
+    const base = await covered('base', family);
+    if (base.failed) throw new Error(`the unmutated ${family} checks fail the base implementation`);
+    bases.push({ family, reached: base.reached });
+    for (const { name } of implementations.filter((i) => i.kind === 'broken' && i.violates.includes(family))) {
+      pairs++;
+      const run = await covered(name, family);
+      if (run.failed) witnesses.push({ name, family, reached: run.reached });
+    }
+    for (const { name } of implementations.filter((i) => i.kind === 'correct')) {
+      const run = await covered(name, family);
+      if (run.failed) throw new Error(`the unmutated ${family} checks fail the correct fixture ${name}`);
+      correct.push({ name, family, reached: run.reached });
+    }
+  }
+  const reached = [...new Set([...bases, ...witnesses, ...correct].flatMap((r) => r.reached))];
+  return { bases, witnesses, correct, pairs, reached };
+}
+
+/** How a verdict names a run: the fixture, with the family when it is not the target's own (a helper's). */
+const runLabel = (family) => (run) => (run.family === family ? run.name : `${run.name} (${run.family})`);
+
+/**
  * With a mutant on: "base" when it fails the base, else the first witness it
  * no longer catches, else the first correct fixture it fails; undefined when
- * none (it survives).
+ * none (it survives). `runs` names the families to run against the base, and
+ * the witnesses and correct fixtures, each with the family to run.
  */
-async function judge(caught, family, witnesses, correct) {
+async function judge(caught, { bases, witnesses, correct, family }) {
+  const label = runLabel(family);
   try {
-    if (await caught('base', family)) return 'base';
-    for (const name of witnesses) if (!(await caught(name, family))) return name;
+    for (const f of bases) if (await caught('base', f)) return f === family ? 'base' : `base (${f})`;
+    for (const run of witnesses) if (!(await caught(run.name, run.family))) return label(run);
     // Most mutants reaching this stage survive it, so every correct fixture is run: a few at a time.
     for (let i = 0; i < correct.length; i += CORRECT_AT_ONCE) {
       const batch = correct.slice(i, i + CORRECT_AT_ONCE);
-      const failed = await Promise.all(batch.map((name) => caught(name, family)));
-      if (failed.includes(true)) return batch[failed.indexOf(true)];
+      const failed = await Promise.all(batch.map((run) => caught(run.name, run.family)));
+      if (failed.includes(true)) return label(batch[failed.indexOf(true)]);
     }
     return undefined;
   } catch (error) {
@@ -623,9 +703,10 @@ async function judge(caught, family, witnesses, correct) {
 }
 
 /** The judgement of one module-level mutant, by a child process that imports the sandbox with the mutant on. */
-function judgeInChild(sandbox, id, family, witnesses, correct) {
+function judgeInChild(sandbox, id, runs) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', sandbox, family, JSON.stringify(witnesses), JSON.stringify(correct)], {
+    const slim = { ...runs, witnesses: runs.witnesses.map(({ name, family }) => ({ name, family })), correct: runs.correct.map(({ name, family }) => ({ name, family })) };
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', sandbox, JSON.stringify(slim)], {
       cwd: sandbox,
       env: { ...process.env, __STRYKER_ACTIVE_MUTANT__: id },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -647,15 +728,15 @@ function judgeInChild(sandbox, id, family, witnesses, correct) {
   });
 }
 
-/** `--child <sandbox> <family> <witnesses as JSON> <correct fixtures as JSON>`, with __STRYKER_ACTIVE_MUTANT__ set: prints {"killedBy": …}. */
-async function child([sandbox, family, witnesses, correct]) {
+/** `--child <sandbox> <runs as JSON>`, with __STRYKER_ACTIVE_MUTANT__ set: prints {"killedBy": …}. */
+async function child([sandbox, runs]) {
   const ns = (globalThis.__stryker__ ??= {});
   ns.hitCount = 0;
   ns.hitLimit = 5_000_000;
   let killedBy;
   try {
     const { caught } = await load(sandbox);
-    killedBy = await judge(caught, family, JSON.parse(witnesses), JSON.parse(correct));
+    killedBy = await judge(caught, JSON.parse(runs));
   } catch (error) {
     // The mutant breaks the import itself (a catalogue the suite cannot load with): any run fails.
     killedBy = `an error (${String(error).slice(0, 80)})`;

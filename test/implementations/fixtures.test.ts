@@ -383,6 +383,13 @@ const probes: Record<string, Probe> = {
   'ignores-limit': { options: { initialPets: somePets(5) }, shows: async (c) => (await c.call('/pets?limit=2')).json.length === 5 },
   'default-limit-10': { options: { initialPets: somePets(30) }, shows: async (c) => (await c.call('/pets')).json.length === 10 },
   'caps-limit-at-50': { options: { initialPets: somePets(120) }, shows: async (c) => (await c.call('/pets?limit=100')).json.length === 50 },
+  'lists-null-for-uncached-pets': { options: { initialPets: somePets(6) }, shows: async (c) => (await c.call('/pets')).json[0] === null },
+  'lists-html-escaped-names': {
+    shows: async (c) => {
+      const created = await c.create({ name: 'Tom & Jerry', categoryId: 1 });
+      return created.json.name === 'Tom & Jerry' && (await c.call('/pets')).json[0].name === 'Tom &amp; Jerry';
+    },
+  },
   'returns-limit-plus-one': { options: { initialPets: somePets(10) }, shows: async (c) => (await c.call('/pets?limit=3')).json.length === 4 },
   'exceeds-max-limit': { options: { initialPets: somePets(200) }, shows: async (c) => (await c.call('/pets?limit=150')).json?.length === 150 },
   'crashes-on-non-numeric-limit': { shows: async (c) => (await c.call('/pets?limit=abc')).status === 500 },
