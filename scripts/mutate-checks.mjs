@@ -45,7 +45,7 @@
  * is therefore done by a worker process (this script with `--worker`) that
  * notes its progress in a file: the baseline of each family, the mutant it
  * starts, each verdict. When the worker dies, or spends longer than
- * MUTANT_TIMEOUT_MS on one mutant, the mutant it was judging is killed
+ * MUTANT_TIMEOUT_MS on one mutant (or RUN_ALLOWANCE_MS per run it needs, when that is more), the mutant it was judging is killed
  * ("a crash" or "a timeout": the suite's run would end in an error, never
  * in a silent pass), and a new worker goes on from the next one with the
  * baselines and verdicts so far.
@@ -136,6 +136,11 @@ const CORRECT_AT_ONCE = 4;
 const CHILD_TIMEOUT_MS = 300_000;
 /** How long the worker may spend on one mutant before it is stopped and the mutant counts as killed by a timeout. */
 const MUTANT_TIMEOUT_MS = 900_000;
+/**
+ * A helper's mutant may be judged by a thousand runs (every family against every fixture that reaches
+ * it): its time limit grows with them, so that a slow survivor is not counted killed by a timeout.
+ */
+const RUN_ALLOWANCE_MS = 5_000;
 /** Workers started in one run at most: each crash starts one more. */
 const MAX_WORKERS = 100;
 
@@ -266,7 +271,7 @@ async function main() {
   try {
     for (let started = 0; started < MAX_WORKERS; started++) {
       const { code, signal, stalled } = await runWorker(args, progress, (w) => (worker = w));
-      const { current, where, sandboxes, finished } = readProgress(progress);
+      const { current, where, limitMs, sandboxes, finished } = readProgress(progress);
       // A worker that died left its sandbox (and maybe a child judging a module-level mutant: its group was killed).
       for (const dir of sandboxes) rmSync(dir, { recursive: true, force: true });
       // Only the worker's own word says it finished: an exit code alone could be a crash's.
@@ -276,7 +281,7 @@ async function main() {
       }
       if (current === undefined) throw new Error(`the worker ended (${signal ?? `exit ${code}`}) outside any mutant`);
       const killedBy = stalled ? 'a timeout' : `a crash (${signal ?? `exit ${code}`})`;
-      console.log(`${where} -> ${killedBy} (the worker ${stalled ? `spent over ${MUTANT_TIMEOUT_MS / 60_000} minutes on it` : 'died on it'}; a new one goes on)`);
+      console.log(`${where} -> ${killedBy} (the worker ${stalled ? `spent over ${Math.round((limitMs ?? MUTANT_TIMEOUT_MS) / 60_000)} minutes on it` : 'died on it'}; a new one goes on)`);
       appendFileSync(progress, `${JSON.stringify({ verdict: current, killedBy })}\n`);
     }
     throw new Error(`${MAX_WORKERS} workers started: too many crashes to go on`);
@@ -295,12 +300,12 @@ function runWorker(args, progress, started) {
     let last = '';
     let since = Date.now();
     const watch = setInterval(() => {
-      const { current } = readProgress(progress);
+      const { current, limitMs } = readProgress(progress);
       const now = String(current);
       if (now !== last) {
         last = now;
         since = Date.now();
-      } else if (current !== undefined && Date.now() - since > MUTANT_TIMEOUT_MS) {
+      } else if (current !== undefined && Date.now() - since > (limitMs ?? MUTANT_TIMEOUT_MS)) {
         stalled = true;
         killGroup(child, 'SIGKILL');
       }
@@ -336,6 +341,7 @@ function readProgress(file) {
   let began;
   let finished;
   let where;
+  let limitMs;
   let sources;
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line) continue;
@@ -350,12 +356,13 @@ function readProgress(file) {
       started.add(entry.start);
       current = entry.start;
       where = entry.where;
+      limitMs = entry.limitMs;
     } else if (entry.verdict !== undefined) {
       verdicts.set(entry.verdict, entry.killedBy);
       if (current === entry.verdict) current = undefined;
     }
   }
-  return { baselines, verdicts, started, current, where, sandboxes, began, finished, sources };
+  return { baselines, verdicts, started, current, where, limitMs, sandboxes, began, finished, sources };
 }
 
 function sourcesDigest(targets) {
@@ -521,7 +528,10 @@ async function work([progress, ...args]) {
         let killedBy = done.verdicts.get(m.switchId) ?? undefined;
         if (atImport.has(m.switchId)) counts.atImport++;
         const where = `${m.file}:${m.location.start.line + 1} ${m.mutatorName} ${described.replacement}`;
-        if (!judged && (atImport.has(m.switchId) || reached.has(m.switchId))) note({ start: m.switchId, where });
+        if (!judged && (atImport.has(m.switchId) || reached.has(m.switchId))) {
+          const count = runs.bases.length + runs.witnesses.length + runs.correct.length;
+          note({ start: m.switchId, where, limitMs: Math.max(MUTANT_TIMEOUT_MS, count * RUN_ALLOWANCE_MS) });
+        }
         if (judged) {
           // Judged by an earlier worker.
         } else if (atImport.has(m.switchId)) {
