@@ -121,12 +121,8 @@ const TARGETS = [
   // each run only where the unmutated run of that fixture and family reached the mutant (see baselineOfHelpers).
   { file: 'conformance/checks/page.ts', family: 'page', judgedBy: ['limits', 'state', 'concurrency'], optIn: true },
   { file: 'conformance/checks/rules.ts', family: 'rules', judgedBy: ['http', 'invariants', 'json', 'leaks'], optIn: true },
-  {
-    file: 'conformance/checks/shared.ts',
-    family: 'shared',
-    judgedBy: ['auth', 'media-types', 'routes', 'not-found', 'deprecation', 'validation', 'limits', 'state', 'json', 'concurrency', 'leaks', 'http', 'invariants'],
-    optIn: true,
-  },
+  // Every family's request helpers: judged by every family with checks of its own (all but responses, which only observes).
+  { file: 'conformance/checks/shared.ts', family: 'shared', judgedBy: 'every family', optIn: true },
 ];
 
 const RUN = { runs: 25, seed: 1, timeBudgetMs: 120_000 };
@@ -468,7 +464,7 @@ async function work([progress, ...args]) {
     // The instrumented modules keep the coverage object they first see: it is emptied in place, never replaced.
     const ns = (globalThis.__stryker__ ??= {});
     ns.mutantCoverage = { static: {}, perTest: {} };
-    const { caught, implementations } = await load(sandbox);
+    const { caught, implementations, families } = await load(sandbox);
     // What ran while the suite was imported: module-level code, judged in a child process each.
     const atImport = new Set(Object.keys(ns.mutantCoverage.static));
     for (const id of atImport) delete ns.mutantCoverage.static[id];
@@ -482,7 +478,8 @@ async function work([progress, ...args]) {
       const fixtures = implementations.filter((i) => i.kind === 'broken' && i.violates.includes(family)).map((i) => i.name);
       const correct = implementations.filter((i) => i.kind === 'correct').map((i) => i.name);
       // Baseline, with coverage: which mutants the family's runs reach at all (once: a later worker reads it back).
-      const judgedBy = targets.find((t) => t.family === family).judgedBy;
+      const named = targets.find((t) => t.family === family).judgedBy;
+      const judgedBy = named === 'every family' ? families.filter((f) => f !== 'responses') : named;
       let baseline = done.baselines.get(family);
       if (!baseline) {
         ns.activeMutant = undefined;
@@ -503,7 +500,8 @@ async function work([progress, ...args]) {
       const bases = judgedBy ? baseline.bases : [{ family }];
       // Module-level code runs at import, before any run: every run may depend on it.
       const reaching = (runs, id) => (judgedBy && !atImport.has(id) ? runs.filter((r) => r.reached.includes(id)) : runs);
-      const correctLabels = new Set(correctRuns.map(runLabel(family)));
+      const label = runLabel(family);
+      const correctLabels = new Set(correctRuns.map(label));
       const reached = new Set(baseline.reached);
       const counts = { mutants: 0, atImport: 0, ignored: 0, killed: 0, killedByBase: 0, killedByCorrect: 0, equivalent: 0, open: 0, survived: 0, noCoverage: 0 };
       const survivors = [];
@@ -551,7 +549,7 @@ async function work([progress, ...args]) {
         if (!judged) note({ verdict: m.switchId, killedBy: killedBy ?? null });
         // Neighbouring mutants tend to die to the same witness: trying the last killer first saves running the
         // witnesses before it. The order changes only which witness is named, not whether the mutant is killed.
-        const killer = witnesses.findIndex((w) => runLabel(family)(w) === killedBy);
+        const killer = witnesses.findIndex((w) => label(w) === killedBy);
         if (killer !== -1) witnesses.unshift(...witnesses.splice(killer, 1));
         if (killedBy?.startsWith('base')) counts.killedByBase++;
         else if (correctLabels.has(killedBy)) counts.killedByCorrect++;
@@ -635,7 +633,7 @@ async function load(sandbox) {
       await server.close();
     }
   }
-  return { caught, implementations };
+  return { caught, implementations, families: FAMILIES };
 }
 
 /**
