@@ -36,6 +36,12 @@
  * shared.ts) is judged by each of those families, and by each run (a fixture
  * and a family) only where that run, unmutated, reached the mutant.
  *
+ * A target may name `tests`: test files that judge, after the witnesses, the
+ * mutants those do not kill (what a check reports beyond its pass or fail,
+ * which no fixture can show). Each runs in a child process on the sandbox,
+ * with the mutant on; a failing test kills the mutant. A mutant no fixture
+ * run reaches is judged by those tests alone.
+ *
  * Mutants in what only describes a result (titles, requirements, labels,
  * messages, coverage notes, advisories, which never fail a run) are not
  * generated; they are counted as ignored.
@@ -120,7 +126,15 @@ const TARGETS = [
   // The helpers several families share: each mutant is judged by every family whose runs reach it (judgedBy),
   // each run only where the unmutated run of that fixture and family reached the mutant (see baselineOfHelpers).
   { file: 'conformance/checks/page.ts', family: 'page', judgedBy: ['limits', 'state', 'concurrency'], optIn: true },
-  { file: 'conformance/checks/rules.ts', family: 'rules', judgedBy: ['http', 'invariants', 'json', 'leaks'], optIn: true },
+  // What a rule's check makes of its findings (grouping, counts, advisories, --strict) shows in the report,
+  // which no fixture's pass or fail reads: its own test judges the mutants the fixtures do not kill.
+  {
+    file: 'conformance/checks/rules.ts',
+    family: 'rules',
+    judgedBy: ['http', 'invariants', 'json', 'leaks'],
+    tests: ['test/conformance/rule-check.test.ts'],
+    optIn: true,
+  },
   // Every family's request helpers: judged by every family with checks of its own (all but responses, which only observes).
   { file: 'conformance/checks/shared.ts', family: 'shared', judgedBy: 'every family', optIn: true },
 ];
@@ -128,6 +142,8 @@ const TARGETS = [
 const RUN = { runs: 25, seed: 1, timeBudgetMs: 120_000 };
 /** Correct fixtures run at once against a mutant the witnesses did not kill (each on its own server). */
 const CORRECT_AT_ONCE = 4;
+/** How long a target's test file may take with a mutant on before it counts as failed (the mutant killed). */
+const TEST_TIMEOUT_MS = 120_000;
 /** How long a child process may take over one module-level mutant before it counts as killed by a timeout. */
 const CHILD_TIMEOUT_MS = 300_000;
 /** How long the worker may spend on one mutant before it is stopped and the mutant counts as killed by a timeout. */
@@ -448,7 +464,10 @@ async function work([progress, ...args]) {
   }
   try {
     for (const dir of ['conformance', 'spec', 'src', 'fixtures']) cpSync(join(root, dir), join(sandbox, dir), { recursive: true });
-    for (const file of ['package.json', 'tsconfig.json']) cpSync(join(root, file), join(sandbox, file));
+    for (const file of ['package.json', 'tsconfig.json', ...targets.flatMap((t) => t.tests ?? [])]) {
+      mkdirSync(dirname(join(sandbox, file)), { recursive: true });
+      cpSync(join(root, file), join(sandbox, file));
+    }
     for (const link of ['node_modules', 'dist']) symlinkSync(join(root, link), join(sandbox, link));
     const all = (await instrument(sandbox, targets)).map((m) => ({ ...m, switchId: m.id, described: describe(m) }));
     const equivalents = JSON.parse(readFileSync(join(root, 'mutation/check-equivalents.json'), 'utf8'));
@@ -479,6 +498,7 @@ async function work([progress, ...args]) {
       const correct = implementations.filter((i) => i.kind === 'correct').map((i) => i.name);
       // Baseline, with coverage: which mutants the family's runs reach at all (once: a later worker reads it back).
       const named = targets.find((t) => t.family === family).judgedBy;
+      const tests = [...new Set(targets.filter((t) => t.family === family).flatMap((t) => t.tests ?? []))];
       const judgedBy = named === 'every family' ? families.filter((f) => f !== 'responses') : named;
       let baseline = done.baselines.get(family);
       if (!baseline) {
@@ -487,6 +507,8 @@ async function work([progress, ...args]) {
         baseline = judgedBy
           ? { baseline: family, started: familyStarted, ...(await baselineOfHelpers(caught, implementations, judgedBy, ns.mutantCoverage.static)) }
           : { baseline: family, started: familyStarted, ...(await baselineOfFamily(caught, family, fixtures, correct, ns.mutantCoverage.static)) };
+        const failing = await runTests(sandbox, undefined, tests);
+        if (failing) throw new Error(`the unmutated ${family} targets fail their own ${failing}`);
         note(baseline);
         const broken = judgedBy ? `${baseline.pairs} pairs of a broken fixture and a family that it lists (${judgedBy.join(', ')})` : `${fixtures.length} broken fixtures list it`;
         console.log(
@@ -503,7 +525,7 @@ async function work([progress, ...args]) {
       const label = runLabel(family);
       const correctLabels = new Set(correctRuns.map(label));
       const reached = new Set(baseline.reached);
-      const counts = { mutants: 0, atImport: 0, ignored: 0, killed: 0, killedByBase: 0, killedByCorrect: 0, equivalent: 0, open: 0, survived: 0, noCoverage: 0 };
+      const counts = { mutants: 0, atImport: 0, ignored: 0, killed: 0, killedByBase: 0, killedByTest: 0, killedByCorrect: 0, equivalent: 0, open: 0, survived: 0, noCoverage: 0 };
       const survivors = [];
       for (const m of mutants) {
         if (lines && !lines(m.location.start.line + 1)) continue;
@@ -522,11 +544,15 @@ async function work([progress, ...args]) {
           witnesses: reaching(witnesses, m.switchId),
           correct: recorded ? [] : reaching(correctRuns, m.switchId),
           family,
+          tests,
         };
         let killedBy = done.verdicts.get(m.switchId) ?? undefined;
         if (atImport.has(m.switchId)) counts.atImport++;
         const where = `${m.file}:${m.location.start.line + 1} ${m.mutatorName} ${described.replacement}`;
-        if (!judged && (atImport.has(m.switchId) || reached.has(m.switchId))) {
+        // No fixture run reaches it: only the target's own tests can judge it.
+        const testsOnly = !atImport.has(m.switchId) && !reached.has(m.switchId) && tests.length > 0;
+        if (testsOnly) Object.assign(runs, { bases: [], witnesses: [], correct: [] });
+        if (!judged && (atImport.has(m.switchId) || reached.has(m.switchId) || testsOnly)) {
           const count = runs.bases.length + runs.witnesses.length + runs.correct.length;
           note({ start: m.switchId, where, limitMs: Math.max(MUTANT_TIMEOUT_MS, count * RUN_ALLOWANCE_MS) });
         }
@@ -534,12 +560,12 @@ async function work([progress, ...args]) {
           // Judged by an earlier worker.
         } else if (atImport.has(m.switchId)) {
           killedBy = await judgeInChild(sandbox, m.switchId, runs);
-        } else if (reached.has(m.switchId)) {
+        } else if (reached.has(m.switchId) || testsOnly) {
           ns.activeMutant = m.switchId;
           ns.hitCount = 0;
           ns.hitLimit = 5_000_000;
           try {
-            killedBy = await judge(caught, runs);
+            killedBy = await judge(caught, runs, sandbox, m.switchId);
           } finally {
             ns.activeMutant = undefined;
             ns.hitLimit = undefined;
@@ -552,6 +578,7 @@ async function work([progress, ...args]) {
         const killer = witnesses.findIndex((w) => label(w) === killedBy);
         if (killer !== -1) witnesses.unshift(...witnesses.splice(killer, 1));
         if (killedBy?.startsWith('base')) counts.killedByBase++;
+        else if (killedBy?.startsWith('test ')) counts.killedByTest++;
         else if (correctLabels.has(killedBy)) counts.killedByCorrect++;
         else if (killedBy) counts.killed++;
         else if (known.get(entryKey(described))?.status === 'equivalent') counts.equivalent++;
@@ -566,7 +593,7 @@ async function work([progress, ...args]) {
       const seconds = Math.round((Date.now() - familyStarted) / 1000);
       summary.push({ family, files, fixtures: judgedBy ? baseline.pairs : fixtures.length, witnesses: witnesses.length, correct: correct.length, ...counts, seconds });
       console.log(
-        `${family}: ${counts.mutants} mutants (${counts.ignored} descriptive ones not generated; ${counts.atImport} in module-level code, each in a child process): ${counts.killed} killed by a fixture, ${counts.killedByBase} by the base, ${counts.killedByCorrect} by a correct fixture, ${counts.equivalent} equivalent, ${counts.open} open (fixture missing, recorded), ${counts.survived} surviving, ${counts.noCoverage} not reached; ${seconds} s`,
+        `${family}: ${counts.mutants} mutants (${counts.ignored} descriptive ones not generated; ${counts.atImport} in module-level code, each in a child process): ${counts.killed} killed by a fixture, ${counts.killedByBase} by the base, ${tests.length > 0 ? `${counts.killedByTest} by its tests, ` : ''}${counts.killedByCorrect} by a correct fixture, ${counts.equivalent} equivalent, ${counts.open} open (fixture missing, recorded), ${counts.survived} surviving, ${counts.noCoverage} not reached; ${seconds} s`,
       );
       if (survivors.length > 0) {
         failed = true;
@@ -689,15 +716,18 @@ const runLabel = (family) => (run) => (run.family === family ? run.name : `${run
 
 /**
  * With a mutant on: "base" when it fails the base, else the first witness it
- * no longer catches, else the first correct fixture it fails; undefined when
- * none (it survives). `runs` names the families to run against the base, and
- * the witnesses and correct fixtures, each with the family to run.
+ * no longer catches, else the first of the target's tests that fails, else
+ * the first correct fixture it fails; undefined when none (it survives).
+ * `runs` names the families to run against the base, the witnesses and
+ * correct fixtures, each with the family to run, and the test files.
  */
-async function judge(caught, { bases, witnesses, correct, family }) {
+async function judge(caught, { bases, witnesses, correct, family, tests = [] }, sandbox, mutant) {
   const label = runLabel(family);
   try {
     for (const f of bases) if (await caught('base', f)) return f === family ? 'base' : `base (${f})`;
     for (const run of witnesses) if (!(await caught(run.name, run.family))) return label(run);
+    const failing = await runTests(sandbox, mutant, tests);
+    if (failing) return failing;
     // Most mutants reaching this stage survive it, so every correct fixture is run: a few at a time.
     for (let i = 0; i < correct.length; i += CORRECT_AT_ONCE) {
       const batch = correct.slice(i, i + CORRECT_AT_ONCE);
@@ -708,6 +738,30 @@ async function judge(caught, { bases, witnesses, correct, family }) {
   } catch (error) {
     return `an error (${String(error).slice(0, 80)})`;
   }
+}
+
+/**
+ * Runs each test file on the sandbox in a child process, with `mutant` on (none: the unmutated sources);
+ * "test <file>" for the first that fails or outlasts TEST_TIMEOUT_MS, undefined when all pass.
+ */
+async function runTests(sandbox, mutant, tests) {
+  for (const test of tests) {
+    const passed = await new Promise((resolve) => {
+      const env = { ...process.env };
+      if (mutant === undefined) delete env.__STRYKER_ACTIVE_MUTANT__;
+      else env.__STRYKER_ACTIVE_MUTANT__ = String(mutant);
+      const child = spawn(process.execPath, ['--import', 'tsx', join(sandbox, test)], { cwd: sandbox, env, stdio: 'ignore' });
+      children.add(child);
+      const timer = setTimeout(() => child.kill('SIGKILL'), TEST_TIMEOUT_MS);
+      child.on('close', (code) => {
+        children.delete(child);
+        clearTimeout(timer);
+        resolve(code === 0);
+      });
+    });
+    if (!passed) return `test ${test}`;
+  }
+  return undefined;
 }
 
 /** The judgement of one module-level mutant, by a child process that imports the sandbox with the mutant on. */
@@ -744,7 +798,7 @@ async function child([sandbox, runs]) {
   let killedBy;
   try {
     const { caught } = await load(sandbox);
-    killedBy = await judge(caught, JSON.parse(runs));
+    killedBy = await judge(caught, JSON.parse(runs), sandbox, process.env.__STRYKER_ACTIVE_MUTANT__);
   } catch (error) {
     // The mutant breaks the import itself (a catalogue the suite cannot load with): any run fails.
     killedBy = `an error (${String(error).slice(0, 80)})`;
