@@ -137,6 +137,23 @@ const TARGETS = [
   },
   // Every family's request helpers: judged by every family with checks of its own (all but responses, which only observes).
   { file: 'conformance/checks/shared.ts', family: 'shared', judgedBy: 'every family', optIn: true },
+  // The engine every check runs on: what a check's run comes to (check.ts: a Violation a failure, nothing
+  // exercised never a pass…) and what the run knows (knowledge.ts: the pets it created, the target's clock).
+  // Every family's runs judge it, then its own tests what those runs cannot tell.
+  {
+    file: 'conformance/check.ts',
+    family: 'engine',
+    judgedBy: 'every family',
+    tests: ['test/conformance/check-outcomes.test.ts', 'test/conformance/knowledge.test.ts'],
+    optIn: true,
+  },
+  {
+    file: 'conformance/knowledge.ts',
+    family: 'engine',
+    judgedBy: 'every family',
+    tests: ['test/conformance/check-outcomes.test.ts', 'test/conformance/knowledge.test.ts'],
+    optIn: true,
+  },
 ];
 
 const RUN = { runs: 25, seed: 1, timeBudgetMs: 120_000 };
