@@ -136,7 +136,15 @@ const TARGETS = [
     optIn: true,
   },
   // Every family's request helpers: judged by every family with checks of its own (all but responses, which only observes).
-  { file: 'conformance/checks/shared.ts', family: 'shared', judgedBy: 'every family', optIn: true },
+  // Which operation plays which role is found from what the spec says of it: with this spec a looser test
+  // finds the same operations, so a test with decoys (other operations, other orders) judges those mutants.
+  {
+    file: 'conformance/checks/shared.ts',
+    family: 'shared',
+    judgedBy: 'every family',
+    tests: ['test/conformance/shared-helpers.test.ts'],
+    optIn: true,
+  },
   // The engine every check runs on: what a check's run comes to (check.ts: a Violation a failure, nothing
   // exercised never a pass…) and what the run knows (knowledge.ts: the pets it created, the target's clock).
   // Every family's runs judge it, then its own tests what those runs cannot tell.
