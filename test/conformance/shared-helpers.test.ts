@@ -128,9 +128,10 @@ t.test('a valid request fills the path from the path parameters and the query fr
     operationId: 'listOwnerPets',
     method: 'GET',
     path: '/owners/{ownerId}/pets',
+    // The same name in the path and in the query (OpenAPI tells parameters apart by name and location), the query's last.
     parameters: [
-      query('ownerId', { type: 'string', enum: ['from-the-query'] }),
       { name: 'ownerId', in: 'path', required: true, schema: { type: 'integer', minimum: 7, maximum: 7 } },
+      query('ownerId', { type: 'string', enum: ['from-the-query'] }),
     ],
   });
   for (const planned of fc.sample(validRequest(both, 'p-'), { numRuns: 20, seed: 1 })) {
