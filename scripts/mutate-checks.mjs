@@ -64,7 +64,8 @@
  * timed out) goes on from there when started again with the same FILE. A mutant recorded in
  * check-equivalents.json is run against the base and the witnesses only (a
  * new fixture may kill it), not against the correct fixtures again, which is
- * most of a survivor's time; `--recheck` runs those too. `--report --progress FILE` prints what a
+ * most of a survivor's time; `--recheck` runs those too. `--tests-only` runs only the targets' own tests
+ * against each mutant (what a new test kills, in seconds; the fixtures' part of the verdict is not made). `--report --progress FILE` prints what a
  * run (finished or still going) has judged so far and its unrecorded survivors, running nothing.
  */
 import { spawn } from 'node:child_process';
@@ -294,6 +295,8 @@ async function main() {
     if (!kept || !existsSync(kept)) throw new Error('--report reads the progress file of a run: give it with --progress FILE');
     return report(kept, args);
   }
+  // Its results are no verdicts: they must not mix with a run's.
+  if (kept && args.includes('--tests-only')) throw new Error('--tests-only keeps no progress: leave out --progress');
   const progressDir = kept ? undefined : mkdtempSync(join(tmpdir(), 'petstore-mutate-progress-'));
   const progress = kept ?? join(progressDir, 'progress.jsonl');
   if (!kept || !existsSync(progress)) writeFileSync(progress, '');
@@ -527,7 +530,14 @@ async function work([progress, ...args]) {
       const named = targets.find((t) => t.family === family).judgedBy;
       const tests = [...new Set(targets.filter((t) => t.family === family).flatMap((t) => t.tests ?? []))];
       const judgedBy = named === 'every family' ? families.filter((f) => f !== 'responses') : named;
-      let baseline = done.baselines.get(family);
+      // --tests-only: the target's tests alone, no fixture run (what a new test kills, in seconds; not a verdict).
+      const onlyTests = args.includes('--tests-only');
+      if (onlyTests && tests.length === 0) throw new Error(`--tests-only: the ${family} targets name no tests`);
+      let baseline = onlyTests ? { started: Date.now(), bases: [], witnesses: [], correct: [], pairs: 0, reached: [] } : done.baselines.get(family);
+      if (onlyTests) {
+        const failing = await runTests(sandbox, undefined, tests);
+        if (failing) throw new Error(`the unmutated ${family} targets fail their own ${failing}`);
+      }
       if (!baseline) {
         ns.activeMutant = undefined;
         const familyStarted = Date.now();
@@ -577,16 +587,16 @@ async function work([progress, ...args]) {
         if (atImport.has(m.switchId)) counts.atImport++;
         const where = `${m.file}:${m.location.start.line + 1} ${m.mutatorName} ${described.replacement}`;
         // No fixture run reaches it: only the target's own tests can judge it.
-        const testsOnly = !atImport.has(m.switchId) && !reached.has(m.switchId) && tests.length > 0;
+        const testsOnly = onlyTests || (!atImport.has(m.switchId) && !reached.has(m.switchId) && tests.length > 0);
         if (testsOnly) Object.assign(runs, { bases: [], witnesses: [], correct: [] });
-        if (!judged && (atImport.has(m.switchId) || reached.has(m.switchId) || testsOnly)) {
+        if (!judged && !onlyTests && (atImport.has(m.switchId) || reached.has(m.switchId) || testsOnly)) {
           const count = runs.bases.length + runs.witnesses.length + runs.correct.length;
           note({ start: m.switchId, where, limitMs: Math.max(MUTANT_TIMEOUT_MS, count * RUN_ALLOWANCE_MS) });
         }
         if (judged) {
           // Judged by an earlier worker.
         } else if (atImport.has(m.switchId)) {
-          killedBy = await judgeInChild(sandbox, m.switchId, runs);
+          killedBy = await (onlyTests ? runTests(sandbox, m.switchId, tests) : judgeInChild(sandbox, m.switchId, runs));
         } else if (reached.has(m.switchId) || testsOnly) {
           ns.activeMutant = m.switchId;
           ns.hitCount = 0;
@@ -615,7 +625,7 @@ async function work([progress, ...args]) {
           else counts.noCoverage++;
           survivors.push({ ...described, found: wasReached ? 'Survived' : 'NoCoverage', status: '', reason: '' });
         }
-        if (args.includes('--list') && !judged) console.log(`${where} -> ${killedBy ?? (wasReached ? 'survived' : 'not reached')}`);
+        if (args.includes('--list') && !judged) console.log(`${where} -> ${killedBy ?? (onlyTests ? 'survived its tests' : wasReached ? 'survived' : 'not reached')}`);
       }
       const seconds = Math.round((Date.now() - familyStarted) / 1000);
       summary.push({ family, files, fixtures: judgedBy ? baseline.pairs : fixtures.length, witnesses: witnesses.length, correct: correct.length, ...counts, seconds });

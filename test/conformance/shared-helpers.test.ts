@@ -8,8 +8,21 @@
 // the same way: these tests put decoys first.
 import fc from 'fast-check';
 import t from 'tap';
-import { createOperation, filterParameters, getOperation, isObject, listOperation, pageSizeParameter, validRequest } from '../../conformance/checks/shared.js';
-import type { CheckContext } from '../../conformance/types.js';
+import {
+  createOperation,
+  createPet as create,
+  filterParameters,
+  getOperation,
+  isObject,
+  listOperation,
+  pageSizeParameter,
+  someExistingId,
+  validRequest,
+} from '../../conformance/checks/shared.js';
+import type { WireRequest, WireResponse } from '../../conformance/client.js';
+import { Knowledge } from '../../conformance/knowledge.js';
+import { Violation, type CheckContext } from '../../conformance/types.js';
+import { parseJson, stringifyJson, type JsonValue } from '../../spec/json/index.js';
 import { operationById, operations, type OperationDescriptor, type ParameterDescriptor, type ResponseDescriptor } from '../../spec/operations.js';
 
 const listPets = operationById('listPets');
@@ -160,4 +173,151 @@ t.test('an object is a JSON object: not null, not an array', async (t) => {
   t.notOk(isObject([]));
   t.notOk(isObject('x'));
   t.notOk(isObject(1n));
+});
+
+/**
+ * A target in memory: the list answers `listed`, a create answers `created` (201 and a pet with id 77 unless
+ * told otherwise), a read answers 200. Records each request, and each wait for a write with its instant.
+ */
+function target(
+  options: { listed?: JsonValue[]; created?: { status: number; body: JsonValue }; readOnly?: boolean; ops?: readonly OperationDescriptor[] } = {},
+) {
+  const sent: WireRequest[] = [];
+  const waits: number[] = [];
+  const wire = (status: number, body: JsonValue): WireResponse => {
+    const text = stringifyJson(body);
+    const parsed = parseJson(text);
+    return { status, headers: {}, text, json: parsed.ok ? parsed.value : undefined, durationMs: 1 };
+  };
+  const knowledge = new Knowledge();
+  const ctx = {
+    operations: options.ops ?? operations,
+    knowledge,
+    options: { readOnly: options.readOnly ?? false, namePrefix: 'p-', seed: 1 },
+    async send(_family: string, request: WireRequest) {
+      sent.push(request);
+      if (request.method === 'POST') {
+        const { status, body } = options.created ?? { status: 201, body: { id: 77n, name: 'p-x' } };
+        return { request, response: wire(status, body) };
+      }
+      if (request.path === '/pets') return { request, response: wire(200, options.listed ?? []) };
+      return { request, response: wire(200, { id: 1n, name: 'x' }) };
+    },
+    async readAfterWrite(read: () => Promise<unknown>, visible: (sent: { response: { status: number } }) => boolean, writtenAt: number) {
+      waits.push(writtenAt);
+      t.notOk(visible({ response: { status: 404 } }), 'a 404 is a pet not served yet');
+      t.ok(visible({ response: { status: 200 } }));
+      return read();
+    },
+  } as unknown as CheckContext;
+  const asked = () => sent.map((r) => `${r.method} ${r.path}`);
+  return { ctx, sent, asked, waits, knowledge };
+}
+
+const NEW_PET = { label: 'a valid body', value: { name: 'p-Rex' }, text: '{"name":"p-Rex"}' };
+
+t.test('a pet is created with the body given, recorded with its 201, and returned', async (t) => {
+  const { ctx, sent, knowledge } = target();
+  const { pet, sent: exchange } = await create(ctx, 'state', NEW_PET);
+  t.same(pet, { id: 77n, name: 'p-x' });
+  t.match(sent, [{ method: 'POST', path: '/pets', body: '{"name":"p-Rex"}', operationId: 'createPet' }]);
+  t.equal(exchange.response.status, 201);
+  t.equal(knowledge.get('77')?.pet, pet);
+});
+
+t.test('a create that is refused is the check failing, or its setup failing when the pets only prepare the check', async (t) => {
+  const refused = { created: { status: 400, body: { code: 'x', message: 'no', status: 400n } } };
+  const asRequirement = await create(target(refused).ctx, 'state', NEW_PET).catch((e: unknown) => e);
+  t.type(asRequirement, Violation);
+  t.match(asRequirement, { message: 'creating a pet with {"name":"p-Rex"}: expected 201, got 400', setup: false });
+  const asSetup = await create(target(refused).ctx, 'state', NEW_PET, 'setup').catch((e: unknown) => e);
+  t.type(asSetup, Violation);
+  t.match(asSetup, {
+    message: 'the pets this check needs could not be created: creating a pet with {"name":"p-Rex"}: expected 201, got 400',
+    setup: true,
+    exchange: { request: { method: 'POST' }, response: { status: 400 } },
+  });
+});
+
+t.test('a 201 whose body is not a pet with an integer id fails, as setup when the pets only prepare the check', async (t) => {
+  const bodies: JsonValue[] = [{ name: 'p-x' }, { id: '77', name: 'p-x' }, [{ id: 77n }], 'created'];
+  for (const body of bodies) {
+    const { ctx, knowledge } = target({ created: { status: 201, body } });
+    await t.rejects(create(ctx, 'state', NEW_PET), { message: 'the 201 body is not a Pet with an integer id', setup: false });
+    await t.rejects(create(ctx, 'state', NEW_PET, 'setup'), { message: 'the 201 body is not a Pet with an integer id', setup: true });
+    t.same(knowledge.all(), [], 'nothing recorded');
+  }
+});
+
+t.test('a spec without a create operation cannot create', async (t) => {
+  const { ctx, sent } = target({ ops: [listPets, getPet] });
+  await t.rejects(create(ctx, 'state', NEW_PET), { message: 'the spec has no create operation' });
+  t.same(sent, []);
+});
+
+t.test('an existing id is first a pet this run created, read once (and once only) with the key', async (t) => {
+  const { ctx, asked, knowledge } = target({ listed: [{ id: 5n, name: 'x' }] });
+  knowledge.record({ id: 12n, name: 'p-a' });
+  t.equal(await someExistingId(ctx, 'not-found'), '12');
+  t.equal(await someExistingId(ctx, 'routes'), '12');
+  t.same(asked(), ['GET /pets/12'], 'no list, and one read for the run');
+  t.match(ctx.knowledge.get('12'), { id: '12' });
+});
+
+t.test('else the first pet the list shows, read once within the settle window counted from the list', async (t) => {
+  const { ctx, asked, waits } = target({
+    listed: [
+      { id: 5n, name: 'x' },
+      { id: 6n, name: 'y' },
+    ],
+  });
+  const before = performance.now();
+  t.equal(await someExistingId(ctx, 'not-found'), '5');
+  t.same(asked(), ['GET /pets', 'GET /pets/5']);
+  t.equal(waits.length, 1);
+  t.ok(waits[0]! >= before && waits[0]! <= performance.now(), 'the window starts when the list was asked');
+});
+
+t.test('else, with writes allowed, a pet created for it (its setup), read once', async (t) => {
+  for (const listed of [[], [{ name: 'no id' }], [null]]) {
+    const { ctx, asked, knowledge, sent } = target({ listed: listed as JsonValue[] });
+    t.equal(await someExistingId(ctx, 'not-found'), '77');
+    t.same(asked(), ['GET /pets', 'POST /pets', 'GET /pets/77']);
+    t.match(JSON.parse(sent[1]!.body!), { name: /^p-/ }, "a valid body with the run's name prefix");
+    t.ok(knowledge.has('77'));
+  }
+  const refused = target({ created: { status: 500, body: { code: 'x', message: 'no', status: 500n } } });
+  await t.rejects(someExistingId(refused.ctx, 'not-found'), { setup: true, message: /^the pets this check needs could not be created: / });
+});
+
+t.test('under --read-only, with nothing created or listed, there is none', async (t) => {
+  const { ctx, asked } = target({ readOnly: true });
+  t.equal(await someExistingId(ctx, 'not-found'), undefined);
+  t.same(asked(), ['GET /pets'], 'nothing created');
+});
+
+t.test('without a list operation it creates one; without a read operation it reads none', async (t) => {
+  const noList = target({ ops: [createPet, getPet] });
+  t.equal(await someExistingId(noList.ctx, 'not-found'), '77');
+  t.same(noList.asked(), ['POST /pets', 'GET /pets/77']);
+  const noRead = target({ ops: [listPets, createPet], listed: [{ id: 5n }] });
+  t.equal(await someExistingId(noRead.ctx, 'not-found'), '5');
+  t.same(noRead.asked(), ['GET /pets']);
+  const noReadCreated = target({ ops: [listPets, createPet] });
+  t.equal(await someExistingId(noReadCreated.ctx, 'not-found'), '77');
+  t.same(noReadCreated.asked(), ['GET /pets', 'POST /pets']);
+  const neither = target({ ops: [listPets, getPet] });
+  t.equal(await someExistingId(neither.ctx, 'not-found'), undefined, 'nothing listed and no way to create');
+});
+
+t.test("the read of a pet fills the read operation's path parameter, whatever other parameters it has", async (t) => {
+  const withQuery = { ...getPet, parameters: [query('fields', { type: 'string' }), ...getPet.parameters] };
+  const read = target({ ops: [listPets, createPet, withQuery] });
+  read.knowledge.record({ id: 12n, name: 'p-a' });
+  t.equal(await someExistingId(read.ctx, 'not-found'), '12');
+  t.same(read.asked(), ['GET /pets/12']);
+  const undescribed = target({ ops: [listPets, createPet, { ...getPet, parameters: [] }] });
+  undescribed.knowledge.record({ id: 12n, name: 'p-a' });
+  t.equal(await someExistingId(undescribed.ctx, 'not-found'), '12');
+  t.same(undescribed.asked(), [], 'no path parameter described: no read');
 });
