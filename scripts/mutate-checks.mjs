@@ -379,6 +379,7 @@ function readProgress(file) {
   const verdicts = new Map();
   const sandboxes = [];
   const started = new Set();
+  const ended = new Map();
   let current;
   let began;
   let finished;
@@ -394,6 +395,7 @@ function readProgress(file) {
       sources = entry.sources;
     } else if (entry.sandbox) sandboxes.push(entry.sandbox);
     else if (entry.baseline) baselines.set(entry.baseline, entry);
+    else if (entry.ended) ended.set(entry.ended, entry.seconds);
     else if (entry.start !== undefined) {
       started.add(entry.start);
       current = entry.start;
@@ -404,7 +406,7 @@ function readProgress(file) {
       if (current === entry.verdict) current = undefined;
     }
   }
-  return { baselines, verdicts, started, current, where, limitMs, sandboxes, began, finished, sources };
+  return { baselines, verdicts, started, ended, current, where, limitMs, sandboxes, began, finished, sources };
 }
 
 function sourcesDigest(targets) {
@@ -627,7 +629,9 @@ async function work([progress, ...args]) {
         }
         if (args.includes('--list') && !judged) console.log(`${where} -> ${killedBy ?? (onlyTests ? 'survived its tests' : wasReached ? 'survived' : 'not reached')}`);
       }
-      const seconds = Math.round((Date.now() - familyStarted) / 1000);
+      // A family a worker before this one finished keeps the time it took then, not the time since it began.
+      const seconds = done.ended.get(family) ?? Math.round((Date.now() - familyStarted) / 1000);
+      if (!done.ended.has(family)) note({ ended: family, seconds });
       summary.push({ family, files, fixtures: judgedBy ? baseline.pairs : fixtures.length, witnesses: witnesses.length, correct: correct.length, ...counts, seconds });
       console.log(
         `${family}: ${counts.mutants} mutants (${counts.ignored} descriptive ones not generated; ${counts.atImport} in module-level code, each in a child process): ${counts.killed} killed by a fixture, ${counts.killedByBase} by the base, ${tests.length > 0 ? `${counts.killedByTest} by its tests, ` : ''}${counts.killedByCorrect} by a correct fixture, ${counts.equivalent} equivalent, ${counts.open} open (fixture missing, recorded), ${counts.survived} surviving, ${counts.noCoverage} not reached; ${seconds} s`,
