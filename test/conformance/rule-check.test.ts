@@ -39,6 +39,15 @@ const rule: AnswerRule = {
   },
 };
 
+/** What every failure of the rule carries: the rule's id, family and requirement, and the operation of the answer. */
+const FAILURE_OF_THE_RULE = {
+  checkId: 'json.example',
+  family: 'json',
+  operationId: 'listPets',
+  requirement: 'answers say nothing wrong',
+  seedSection: '§0 Example',
+};
+
 /** Registers the rule, hands it `exchanges` as the client would, and runs its check (under --strict or not). */
 async function judged(
   exchanges: Exchange[],
@@ -78,11 +87,7 @@ t.test('the same problem with other numbers is one problem, seen as many times, 
   const { outcome } = await judged([exchange('/pets?limit=5', 'limit 5 ignored'), exchange('/pets/1', 'ok'), exchange('/pets?limit=-17', 'limit -17 ignored')]);
   t.match(outcome, { status: 'failed', runs: 3 });
   t.match(outcome.failure, {
-    checkId: 'json.example',
-    family: 'json',
-    operationId: 'listPets',
-    requirement: 'answers say nothing wrong',
-    seedSection: '§0 Example',
+    ...FAILURE_OF_THE_RULE,
     occurrences: 2,
     request: { path: '/pets?limit=5' },
   });
@@ -142,11 +147,7 @@ t.test("under --strict what the standards leave open fails unless it is this pro
   t.same(advisories, [], 'no advisory: a failure instead');
   t.match(outcome, { status: 'failed' });
   t.match(outcome.failure, {
-    checkId: 'json.example',
-    family: 'json',
-    operationId: 'listPets',
-    requirement: 'answers say nothing wrong',
-    seedSection: '§0 Example',
+    ...FAILURE_OF_THE_RULE,
     message: "observed trailing-slash; --strict requires this project's decision: the reference does X (left open: §0 not shown) (and 1 other kind of problem)",
     request: { path: '/pets?limit=1' },
   });
