@@ -84,6 +84,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  * What is mutated, and the family whose fixtures judge it. `only` limits a
  * file to the named top-level functions (a catalogue inside a larger module).
  */
+const ENGINE = {
+  family: 'engine',
+  judgedBy: 'every family',
+  tests: ['test/conformance/check-outcomes.test.ts', 'test/conformance/knowledge.test.ts'],
+  optIn: true,
+};
 const TARGETS = [
   { file: 'conformance/checks/auth.ts', family: 'auth' },
   // The credential catalogue: the near misses of the key every auth check sends.
@@ -149,20 +155,8 @@ const TARGETS = [
   // The engine every check runs on: what a check's run comes to (check.ts: a Violation a failure, nothing
   // exercised never a pass…) and what the run knows (knowledge.ts: the pets it created, the target's clock).
   // Every family's runs judge it, then its own tests what those runs cannot tell.
-  {
-    file: 'conformance/check.ts',
-    family: 'engine',
-    judgedBy: 'every family',
-    tests: ['test/conformance/check-outcomes.test.ts', 'test/conformance/knowledge.test.ts'],
-    optIn: true,
-  },
-  {
-    file: 'conformance/knowledge.ts',
-    family: 'engine',
-    judgedBy: 'every family',
-    tests: ['test/conformance/check-outcomes.test.ts', 'test/conformance/knowledge.test.ts'],
-    optIn: true,
-  },
+  { file: 'conformance/check.ts', ...ENGINE },
+  { file: 'conformance/knowledge.ts', ...ENGINE },
 ];
 
 const RUN = { runs: 25, seed: 1, timeBudgetMs: 120_000 };
@@ -521,6 +515,8 @@ async function work([progress, ...args]) {
     for (const id of atImport) delete ns.mutantCoverage.static[id];
 
     const known = new Map(equivalents.map((e) => [entryKey(e), e]));
+    // --tests-only: the targets' tests alone, no fixture run (what a new test kills, in seconds; not a verdict).
+    const onlyTests = args.includes('--tests-only');
     const summary = [];
     let failed = false;
     for (const family of [...new Set(targets.map((t) => t.family))]) {
@@ -532,11 +528,10 @@ async function work([progress, ...args]) {
       const named = targets.find((t) => t.family === family).judgedBy;
       const tests = [...new Set(targets.filter((t) => t.family === family).flatMap((t) => t.tests ?? []))];
       const judgedBy = named === 'every family' ? families.filter((f) => f !== 'responses') : named;
-      // --tests-only: the target's tests alone, no fixture run (what a new test kills, in seconds; not a verdict).
-      const onlyTests = args.includes('--tests-only');
       if (onlyTests && tests.length === 0) throw new Error(`--tests-only: the ${family} targets name no tests`);
       let baseline = onlyTests ? { started: Date.now(), bases: [], witnesses: [], correct: [], pairs: 0, reached: [] } : done.baselines.get(family);
-      if (onlyTests) {
+      // Before any baseline of fixtures (minutes): a test that fails unmutated would kill every mutant.
+      if (!baseline || onlyTests) {
         const failing = await runTests(sandbox, undefined, tests);
         if (failing) throw new Error(`the unmutated ${family} targets fail their own ${failing}`);
       }
@@ -546,8 +541,6 @@ async function work([progress, ...args]) {
         baseline = judgedBy
           ? { baseline: family, started: familyStarted, ...(await baselineOfHelpers(caught, implementations, judgedBy, ns.mutantCoverage.static)) }
           : { baseline: family, started: familyStarted, ...(await baselineOfFamily(caught, family, fixtures, correct, ns.mutantCoverage.static)) };
-        const failing = await runTests(sandbox, undefined, tests);
-        if (failing) throw new Error(`the unmutated ${family} targets fail their own ${failing}`);
         note(baseline);
         const broken = judgedBy ? `${baseline.pairs} pairs of a broken fixture and a family that it lists (${judgedBy.join(', ')})` : `${fixtures.length} broken fixtures list it`;
         console.log(
@@ -588,18 +581,20 @@ async function work([progress, ...args]) {
         let killedBy = done.verdicts.get(m.switchId) ?? undefined;
         if (atImport.has(m.switchId)) counts.atImport++;
         const where = `${m.file}:${m.location.start.line + 1} ${m.mutatorName} ${described.replacement}`;
-        // No fixture run reaches it: only the target's own tests can judge it.
-        const testsOnly = onlyTests || (!atImport.has(m.switchId) && !reached.has(m.switchId) && tests.length > 0);
-        if (testsOnly) Object.assign(runs, { bases: [], witnesses: [], correct: [] });
-        if (!judged && !onlyTests && (atImport.has(m.switchId) || reached.has(m.switchId) || testsOnly)) {
-          const count = runs.bases.length + runs.witnesses.length + runs.correct.length;
+        const wasReached = atImport.has(m.switchId) || reached.has(m.switchId);
+        // No fixture run reaches it (or --tests-only): only the target's own tests judge it.
+        const byTestsAlone = onlyTests || (!wasReached && tests.length > 0);
+        if (!judged && !onlyTests && (wasReached || byTestsAlone)) {
+          const count = byTestsAlone ? 0 : runs.bases.length + runs.witnesses.length + runs.correct.length;
           note({ start: m.switchId, where, limitMs: Math.max(MUTANT_TIMEOUT_MS, count * RUN_ALLOWANCE_MS) });
         }
         if (judged) {
           // Judged by an earlier worker.
+        } else if (byTestsAlone) {
+          killedBy = await runTests(sandbox, m.switchId, tests);
         } else if (atImport.has(m.switchId)) {
-          killedBy = await (onlyTests ? runTests(sandbox, m.switchId, tests) : judgeInChild(sandbox, m.switchId, runs));
-        } else if (reached.has(m.switchId) || testsOnly) {
+          killedBy = await judgeInChild(sandbox, m.switchId, runs);
+        } else if (reached.has(m.switchId)) {
           ns.activeMutant = m.switchId;
           ns.hitCount = 0;
           ns.hitLimit = 5_000_000;
@@ -610,7 +605,6 @@ async function work([progress, ...args]) {
             ns.hitLimit = undefined;
           }
         }
-        const wasReached = atImport.has(m.switchId) || reached.has(m.switchId);
         if (!judged) note({ verdict: m.switchId, killedBy: killedBy ?? null });
         // Neighbouring mutants tend to die to the same witness: trying the last killer first saves running the
         // witnesses before it. The order changes only which witness is named, not whether the mutant is killed.

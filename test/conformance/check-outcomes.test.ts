@@ -30,11 +30,27 @@ function context(runs = 20, timeLeft = 60_000): CheckContext {
 
 type Outcome = Omit<CheckOutcome, 'durationMs'>;
 
+/** What every outcome of the check carries, besides its status, runs and note. */
+const OUTCOME = { id: META.id, family: 'limits', operationId: 'listPets', title: META.title } as const;
+
+/** A property over naturals that holds until its `from`-th run, and throws `error` from then on; `count()`: the runs it made. */
+function throwingFrom(from: number, error: unknown) {
+  let count = 0;
+  const check = propertyCheck({
+    ...META,
+    arbitrary: () => fc.nat(),
+    predicate: async () => {
+      if (++count >= from) throw error;
+    },
+  });
+  return { check, count: () => count };
+}
+
 t.test('a property that holds for every input passes, counting its runs', async (t) => {
   const seen: number[] = [];
   const check = propertyCheck({ ...META, arbitrary: () => fc.integer({ min: 1, max: 100 }), predicate: async (_c, n) => void seen.push(n) });
   const outcome = (await check.run(context(20))) as Outcome;
-  t.same(outcome, { id: META.id, family: 'limits', operationId: 'listPets', title: META.title, runs: 20, status: 'passed' });
+  t.same(outcome, { ...OUTCOME, runs: 20, status: 'passed' });
   t.equal(seen.length, 20);
   t.equal(check.requirement, META.requirement, 'the definition is the check');
 });
@@ -95,77 +111,31 @@ t.test("a property's own number of runs overrides --runs", async (t) => {
 });
 
 t.test('a check with nothing to exercise is not run, with the reason', async (t) => {
-  const check = propertyCheck({
-    ...META,
-    arbitrary: () => fc.nat(),
-    predicate: async () => {
-      throw new NothingToExercise('no pet to read under --read-only');
-    },
-  });
-  t.same(await check.run(context()), {
-    id: META.id,
-    family: 'limits',
-    operationId: 'listPets',
-    title: META.title,
-    runs: 1,
-    status: 'not run',
-    note: 'no pet to read under --read-only',
-  });
+  const { check } = throwingFrom(1, new NothingToExercise('no pet to read under --read-only'));
+  t.same(await check.run(context()), { ...OUTCOME, runs: 1, status: 'not run', note: 'no pet to read under --read-only' });
   t.equal(new NothingToExercise('x').code, 'nothing_to_exercise');
 });
 
 t.test('a spent write budget ends the runs, and what ran passed', async (t) => {
-  let count = 0;
-  const check = propertyCheck({
-    ...META,
-    arbitrary: () => fc.nat(),
-    predicate: async () => {
-      if (++count === 4) throw new WriteBudgetExhausted('write budget of 3 used up');
-    },
-  });
+  const { check, count } = throwingFrom(4, new WriteBudgetExhausted('write budget of 3 used up'));
   t.match(await check.run(context(20)), { status: 'passed', runs: 4, note: 'write budget used up after 3 runs' });
-  t.equal(count, 4, 'no run after it');
+  t.equal(count(), 4, 'no run after it');
 });
 
 t.test('a rate limit on the first run skips the check; later, it ends the runs and what ran passed', async (t) => {
-  const limitedAt = (at: number) => {
-    let count = 0;
-    return propertyCheck({
-      ...META,
-      arbitrary: () => fc.nat(),
-      predicate: async () => {
-        if (++count === at) throw new RateLimited('429 three times');
-      },
-    });
-  };
-  t.same(await limitedAt(1).run(context()), {
-    id: META.id,
-    family: 'limits',
-    operationId: 'listPets',
-    title: META.title,
-    runs: 1,
-    status: 'skipped',
-    note: 'rate limited: 429 three times',
-  });
+  const limitedAt = (at: number) => throwingFrom(at, new RateLimited('429 three times')).check;
+  t.same(await limitedAt(1).run(context()), { ...OUTCOME, runs: 1, status: 'skipped', note: 'rate limited: 429 three times' });
   t.match(await limitedAt(2).run(context()), { status: 'passed', runs: 2, note: 'rate limited after 1 run: 429 three times' });
   t.match(await limitedAt(3).run(context()), { status: 'passed', runs: 3, note: 'rate limited after 2 runs: 429 three times' });
 });
 
 t.test('a target that stops answering fails the check at once, with the request it did not answer', async (t) => {
-  let count = 0;
-  const check = propertyCheck({
-    ...META,
-    arbitrary: () => fc.nat(),
-    predicate: async () => {
-      count++;
-      throw new TransportError('socket hang up', request);
-    },
-  });
+  const { check, count } = throwingFrom(1, new TransportError('socket hang up', request));
   const outcome = (await check.run(context(20))) as Outcome;
   t.equal(outcome.status, 'failed');
   t.equal(outcome.failure?.message, 'no valid HTTP answer: socket hang up');
   t.match(outcome.failure?.request, { path: '/pets?limit=7' });
-  t.equal(count, 1, 'no further run and no shrinking against a target that is gone');
+  t.equal(count(), 1, 'no further run and no shrinking against a target that is gone');
 });
 
 t.test("anything else thrown is the check's own failure, named as such", async (t) => {
@@ -210,7 +180,7 @@ t.test('a time budget used up before any run completed skips the check; used up 
 
 t.test('an example check: passed with its note, skipped, not run, or failed, as a property is', async (t) => {
   const outcome = (scenario: () => Promise<string | void>) => exampleCheck({ ...META, scenario }).run(context()) as Promise<Outcome>;
-  const base = { id: META.id, family: 'limits', operationId: 'listPets', title: META.title, runs: 1 };
+  const base = { ...OUTCOME, runs: 1 };
   t.same(await outcome(async () => undefined), { ...base, status: 'passed' });
   t.same(await outcome(async () => 'read 3 pages'), { ...base, status: 'passed', note: 'read 3 pages' });
   t.same(

@@ -155,11 +155,14 @@ t.test('a valid request fills the path from the path parameters and the query fr
     t.match(planned, { method: 'GET', path: /^\/pets\/-?\d+$/, description: 'GET /pets/{petId}' });
     t.notOk('body' in planned, 'no body where the operation takes none');
   }
+  // The page size within the bounds the spec gives it.
+  const pageSize = pageSizeParameter(listPets)!;
+  const [least, most] = [Number(pageSize.schema['minimum']), Number(pageSize.schema['maximum'])];
   for (const planned of fc.sample(validRequest(listPets, 'p-'), { numRuns: 30, seed: 3 })) {
     const url = new URL(planned.path, 'http://x');
-    t.equal(url.pathname, '/pets');
-    const limit = url.searchParams.get('limit');
-    if (limit !== null) t.ok(Number(limit) >= 1 && Number(limit) <= 100, `limit ${limit}`);
+    t.equal(url.pathname, listPets.path);
+    const size = url.searchParams.get(pageSize.name);
+    if (size !== null) t.ok(Number(size) >= least && Number(size) <= most, `${pageSize.name} ${size}`);
   }
   for (const planned of fc.sample(validRequest(createPet, 'p-'), { numRuns: 10, seed: 4 })) {
     t.match(planned, { method: 'POST', path: '/pets', description: 'POST /pets' });
