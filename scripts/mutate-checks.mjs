@@ -40,7 +40,8 @@
  * mutants those do not kill (what a check reports beyond its pass or fail,
  * which no fixture can show). Each runs in a child process on the sandbox,
  * with the mutant on; a failing test kills the mutant. A mutant no fixture
- * run reaches is judged by those tests alone.
+ * run reaches is judged by those tests alone. With `testsFirst` (the engine,
+ * which every family's witnesses would judge) the tests come before the base.
  *
  * Mutants in what only describes a result (titles, requirements, labels,
  * messages, coverage notes, advisories, which never fail a run) are not
@@ -88,6 +89,9 @@ const ENGINE = {
   family: 'engine',
   judgedBy: 'every family',
   tests: ['test/conformance/check-outcomes.test.ts', 'test/conformance/knowledge.test.ts'],
+  // Every family's witnesses are some 450 runs a mutant; its tests take seconds and kill most of its mutants
+  // (what a run comes to, which a fixture's pass or fail mostly cannot show), so they judge first here.
+  testsFirst: true,
   optIn: true,
 };
 const TARGETS = [
@@ -527,6 +531,7 @@ async function work([progress, ...args]) {
       // Baseline, with coverage: which mutants the family's runs reach at all (once: a later worker reads it back).
       const named = targets.find((t) => t.family === family).judgedBy;
       const tests = [...new Set(targets.filter((t) => t.family === family).flatMap((t) => t.tests ?? []))];
+      const testsFirst = targets.some((t) => t.family === family && t.testsFirst);
       const judgedBy = named === 'every family' ? families.filter((f) => f !== 'responses') : named;
       if (onlyTests && tests.length === 0) throw new Error(`--tests-only: the ${family} targets name no tests`);
       let baseline = onlyTests ? { started: Date.now(), bases: [], witnesses: [], correct: [], pairs: 0, reached: [] } : done.baselines.get(family);
@@ -577,6 +582,7 @@ async function work([progress, ...args]) {
           correct: recorded ? [] : reaching(correctRuns, m.switchId),
           family,
           tests,
+          testsFirst,
         };
         let killedBy = done.verdicts.get(m.switchId) ?? undefined;
         if (atImport.has(m.switchId)) counts.atImport++;
@@ -751,14 +757,19 @@ const runLabel = (family) => (run) => (run.family === family ? run.name : `${run
 
 /**
  * With a mutant on: "base" when it fails the base, else the first witness it
- * no longer catches, else the first of the target's tests that fails, else
+ * no longer catches, else the first of the target's tests that fails (with
+ * `testsFirst`, before the base), else
  * the first correct fixture it fails; undefined when none (it survives).
  * `runs` names the families to run against the base, the witnesses and
  * correct fixtures, each with the family to run, and the test files.
  */
-async function judge(caught, { bases, witnesses, correct, family, tests = [] }, sandbox, mutant) {
+async function judge(caught, { bases, witnesses, correct, family, tests = [], testsFirst = false }, sandbox, mutant) {
   const label = runLabel(family);
   try {
+    if (testsFirst) {
+      const failing = await runTests(sandbox, mutant, tests);
+      if (failing) return failing;
+    }
     for (const f of bases) if (await caught('base', f)) return f === family ? 'base' : `base (${f})`;
     // A few at a time (each on its own server; a run mostly waits on its fixture): the first in order that is
     // no longer caught names the verdict, so the batching changes the time, not the verdict.
@@ -767,8 +778,10 @@ async function judge(caught, { bases, witnesses, correct, family, tests = [] }, 
       const stillCaught = await Promise.all(batch.map((run) => caught(run.name, run.family)));
       if (stillCaught.includes(false)) return label(batch[stillCaught.indexOf(false)]);
     }
-    const failing = await runTests(sandbox, mutant, tests);
-    if (failing) return failing;
+    if (!testsFirst) {
+      const failing = await runTests(sandbox, mutant, tests);
+      if (failing) return failing;
+    }
     // Most mutants reaching this stage survive it, so every correct fixture is run: a few at a time.
     for (let i = 0; i < correct.length; i += CORRECT_AT_ONCE) {
       const batch = correct.slice(i, i + CORRECT_AT_ONCE);
