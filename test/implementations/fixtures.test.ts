@@ -1145,6 +1145,20 @@ const probes: Record<string, Probe> = {
       return (await c.call('/pets?limit=100')).json.length > before;
     },
   },
+  'past-sunset-still-serving': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => {
+      const r = await c.call('/pets/1');
+      return r.status === 200 && r.json?.id === 1n && new Date(String(r.headers['date'])).getUTCFullYear() === 2031;
+    },
+  },
+  'gone-with-framework-body': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => {
+      const r = await c.call('/pets/1');
+      return r.status === 410 && r.json?.detail === 'Gone' && r.json?.code === undefined;
+    },
+  },
   'past-sunset': {
     options: { initialPets: somePets(1) },
     shows: async (c) => {
