@@ -1149,7 +1149,9 @@ const probes: Record<string, Probe> = {
     options: { initialPets: somePets(1) },
     shows: async (c) => {
       const r = await c.call('/pets/1');
-      return r.status === 404 && r.json?.status === 404n && r.headers['deprecation'] === undefined && new Date(String(r.headers['date'])).getUTCFullYear() === 2031;
+      return (
+        r.status === 404 && r.json?.status === 404n && r.headers['deprecation'] === undefined && new Date(String(r.headers['date'])).getUTCFullYear() === 2031
+      );
     },
   },
   'past-sunset-still-serving': {
