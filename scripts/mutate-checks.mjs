@@ -81,10 +81,7 @@ import { describeMutant, entryKey } from './mutation-entries.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/**
- * What is mutated, and the family whose fixtures judge it. `only` limits a
- * file to the named top-level functions (a catalogue inside a larger module).
- */
+/** The engine's two files (check.ts, knowledge.ts): one target setting, below. */
 const ENGINE = {
   family: 'engine',
   judgedBy: 'every family',
@@ -94,6 +91,10 @@ const ENGINE = {
   testsFirst: true,
   optIn: true,
 };
+/**
+ * What is mutated, and the family whose fixtures judge it. `only` limits a
+ * file to the named top-level functions (a catalogue inside a larger module).
+ */
 const TARGETS = [
   { file: 'conformance/checks/auth.ts', family: 'auth' },
   // The credential catalogue: the near misses of the key every auth check sends.
@@ -765,33 +766,42 @@ const runLabel = (family) => (run) => (run.family === family ? run.name : `${run
  */
 async function judge(caught, { bases, witnesses, correct, family, tests = [], testsFirst = false }, sandbox, mutant) {
   const label = runLabel(family);
-  try {
-    if (testsFirst) {
-      const failing = await runTests(sandbox, mutant, tests);
-      if (failing) return failing;
-    }
+  const byBase = async () => {
     for (const f of bases) if (await caught('base', f)) return f === family ? 'base' : `base (${f})`;
-    // A few at a time (each on its own server; a run mostly waits on its fixture): the first in order that is
-    // no longer caught names the verdict, so the batching changes the time, not the verdict.
-    for (let i = 0; i < witnesses.length; i += WITNESSES_AT_ONCE) {
-      const batch = witnesses.slice(i, i + WITNESSES_AT_ONCE);
-      const stillCaught = await Promise.all(batch.map((run) => caught(run.name, run.family)));
-      if (stillCaught.includes(false)) return label(batch[stillCaught.indexOf(false)]);
-    }
-    if (!testsFirst) {
-      const failing = await runTests(sandbox, mutant, tests);
-      if (failing) return failing;
-    }
-    // Most mutants reaching this stage survive it, so every correct fixture is run: a few at a time.
-    for (let i = 0; i < correct.length; i += CORRECT_AT_ONCE) {
-      const batch = correct.slice(i, i + CORRECT_AT_ONCE);
-      const failed = await Promise.all(batch.map((run) => caught(run.name, run.family)));
-      if (failed.includes(true)) return label(batch[failed.indexOf(true)]);
+  };
+  // A witness kills the mutant when it is no longer caught.
+  const byWitness = async () => {
+    const run = await firstOf(witnesses, WITNESSES_AT_ONCE, async (r) => !(await caught(r.name, r.family)));
+    return run && label(run);
+  };
+  const byTests = () => runTests(sandbox, mutant, tests);
+  // Most mutants reaching this stage survive it, so every correct fixture is run.
+  const byCorrect = async () => {
+    const run = await firstOf(correct, CORRECT_AT_ONCE, (r) => caught(r.name, r.family));
+    return run && label(run);
+  };
+  try {
+    for (const stage of testsFirst ? [byTests, byBase, byWitness, byCorrect] : [byBase, byWitness, byTests, byCorrect]) {
+      const verdict = await stage();
+      if (verdict) return verdict;
     }
     return undefined;
   } catch (error) {
     return `an error (${String(error).slice(0, 80)})`;
   }
+}
+
+/**
+ * The first of `runs` for which `holds` resolves true, `size` at a time (each run on its own server; a run
+ * mostly waits on its fixture). The first in order is named, so the batching changes the time, not the verdict.
+ */
+async function firstOf(runs, size, holds) {
+  for (let i = 0; i < runs.length; i += size) {
+    const batch = runs.slice(i, i + size);
+    const at = (await Promise.all(batch.map(holds))).indexOf(true);
+    if (at !== -1) return batch[at];
+  }
+  return undefined;
 }
 
 /**
