@@ -138,6 +138,11 @@ export function joinUrl(baseUrl: string, path: string): string {
   return baseUrl.replace(/\/+$/, '') + path;
 }
 
+/** The path of a base URL without its trailing slashes ('' for the root): what the operations' paths follow. */
+export function basePathOf(baseUrl: string): string {
+  return joinUrl(new URL(baseUrl).pathname, '');
+}
+
 export function createClient(options: ClientOptions): Client {
   const origin = new URL(options.baseUrl);
   // Requests go to the agent with the origin and path apart, so no URL is parsed per request.

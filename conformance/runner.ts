@@ -9,7 +9,17 @@ import { errorBodyProblem } from './check.js';
 import { CHECK_BUILDERS } from './checks/index.js';
 import { createResponseJudge } from './checks/responses.js';
 import { listOperation } from './checks/shared.js';
-import { type Client, createClient, joinUrl, RateLimited, TargetUnreachableError, TransportError, type WireRequest, type WireResponse } from './client.js';
+import {
+  basePathOf,
+  type Client,
+  createClient,
+  joinUrl,
+  RateLimited,
+  TargetUnreachableError,
+  TransportError,
+  type WireRequest,
+  type WireResponse,
+} from './client.js';
 import { Knowledge, type CreatedPet } from './knowledge.js';
 import { runPool } from './pool.js';
 import { createCoverage } from './coverage.js';
@@ -221,7 +231,7 @@ function runContext(run: {
 async function preflight(ctx: CheckContext): Promise<void> {
   const list = listOperation(ctx) ?? ctx.operations[0];
   if (!list) return;
-  const basePath = new URL(ctx.options.baseUrl).pathname.replace(/\/+$/, '');
+  const basePath = basePathOf(ctx.options.baseUrl);
   const named = ctx.operations.map((op) => op.path).find((path) => !path.includes('{') && basePath.endsWith(path));
   if (named)
     throw new TargetUnreachableError(
@@ -335,7 +345,7 @@ function notThisInterface(response: WireResponse): string | undefined {
 
 /** A base URL nearby that does serve the interface: the version prefix forgotten, or the operation's path included. */
 async function likelyFix(ctx: CheckContext, listPath: string): Promise<string> {
-  if (/\/v\d+$/.test(new URL(ctx.options.baseUrl).pathname.replace(/\/+$/, ''))) return '; is this the right host and port?';
+  if (/\/v\d+$/.test(basePathOf(ctx.options.baseUrl))) return '; is this the right host and port?';
   try {
     // Not an operation of the spec (its path is not one), so no family judges it.
     const probe = await ctx.send('responses', { method: 'GET', path: `/v1${listPath}`, operationId: 'preflight' });

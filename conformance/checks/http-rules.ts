@@ -3,7 +3,7 @@
  * server must carry, judged on every answer of the run, whatever asked for
  * it. Each rule is one MUST of the RFCs; a SHOULD beside it is an advisory.
  */
-import type { Exchange } from '../client.js';
+import { basePathOf, type Exchange } from '../client.js';
 import { BEARER_PARAM_CHARS, cacheDirectives, contentRange, imfFixdate, parseChallenges, splitList } from '../fields.js';
 import type { AnswerRule, RuleFinding } from './rules.js';
 import type { CheckContext } from '../types.js';
@@ -232,7 +232,7 @@ const location: AnswerRule = {
     }
     const pet = response.json;
     if (response.status !== 201 || !isObject(pet) || typeof pet['id'] !== 'bigint') return undefined;
-    const named = new RegExp(`^${new URL(ctx.client.baseUrl).pathname.replace(/\/+$/, '')}/pets/(-?\\d+)$`).exec(url.pathname)?.[1];
+    const named = new RegExp(`^${basePathOf(ctx.client.baseUrl)}/pets/(-?\\d+)$`).exec(url.pathname)?.[1];
     return named === undefined || BigInt(named) === pet['id']
       ? undefined
       : { problem: `a 201 for pet ${pet['id']} says Location: ${value}, which names pet ${named}` };

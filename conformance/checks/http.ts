@@ -10,12 +10,12 @@ import type { OperationDescriptor } from '../../spec/operations.js';
 import type { JsonObject } from '../../spec/json/index.js';
 import { fillPath, sampleValidBody } from '../arbitraries/requests.js';
 import { expectErrorBody, expectStatus, NothingToExercise, propertyCheck } from '../check.js';
-import type { WireRequest, WireResponse } from '../client.js';
+import { basePathOf, type WireRequest, type WireResponse } from '../client.js';
 import { echoProblem } from '../knowledge.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
 import { HTTP_RULES } from './http-rules.js';
 import { ruleCheck } from './rules.js';
-import { createOperation, getOperation, isObject, listOperation, someExistingId } from './shared.js';
+import { createOperation, getOperation, isObject, listOperation, readablePath } from './shared.js';
 
 type Sent = { request: WireRequest; response: WireResponse };
 
@@ -37,10 +37,9 @@ function directOnly(c: CheckContext): void {
   if (c.client.proxy) throw new NothingToExercise(`the run goes through the proxy ${c.client.proxy}; these messages need a direct connection to the target`);
 }
 
-/** The origin's host, the base path and the credential, for requests written by hand. */
+/** The origin's host and the base path, for requests written by hand. */
 function rawParts(c: CheckContext): { host: string; basePath: string } {
-  const url = new URL(c.options.baseUrl);
-  return { host: url.host, basePath: url.pathname.replace(/\/+$/, '') };
+  return { host: new URL(c.options.baseUrl).host, basePath: basePathOf(c.options.baseUrl) };
 }
 
 interface MessageCase {
@@ -341,7 +340,7 @@ function conditionalCheck(op: OperationDescriptor): Check {
     examples: () => CONDITIONAL_CASES.map((_, i) => i),
     runs: () => CONDITIONAL_CASES.length,
     async predicate(c, index) {
-      path ??= await readablePath(c, op);
+      path ??= await readablePath(c, 'http', op);
       if (path === undefined) throw new NothingToExercise('no pet exists to read (the target lists none, and --read-only creates none)');
       const gone = op.sunset !== undefined && c.targetNow() >= op.sunset.getTime();
       const plain = await c.send('http', { method: op.method, path, operationId: op.operationId });
@@ -469,13 +468,6 @@ function otherMethodsCheck(op: OperationDescriptor): Check {
         );
     },
   });
-}
-
-async function readablePath(c: CheckContext, op: OperationDescriptor): Promise<string | undefined> {
-  const params = op.parameters.filter((p) => p.in === 'path');
-  if (params.length === 0) return fillPath(op.path, {});
-  const id = await someExistingId(c, 'http');
-  return id === undefined ? undefined : fillPath(op.path, Object.fromEntries(params.map((p) => [p.name, id])));
 }
 
 /** The item path with an id that no pet has (asked first), so a method that changes items has nothing to change. */

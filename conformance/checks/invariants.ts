@@ -23,7 +23,7 @@ import { ACCEPT_ENCODINGS } from '../catalogues/codings.js';
 import { PAGE_SIZE_FORMS } from '../catalogues/page-sizes.js';
 import { REQUEST_FIELDS } from '../catalogues/request-fields.js';
 import { expectErrorBody, expectStatus, propertyCheck } from '../check.js';
-import type { Exchange } from '../client.js';
+import { basePathOf, type Exchange } from '../client.js';
 import { describeValue, differingField, type CreatedPet } from '../knowledge.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
 import { ensurePopulation } from './limits.js';
@@ -243,7 +243,7 @@ function anyRequestCheck(list: OperationDescriptor): Check {
       if (accept.value !== null) headers['accept-encoding'] = accept.value;
       if (field !== undefined) {
         const entry = REQUEST_FIELDS[field]!;
-        headers[entry.name] = entry.value({ apiKey: c.options.apiKey, basePath: new URL(c.options.baseUrl).pathname.replace(/\/+$/, '') });
+        headers[entry.name] = entry.value({ apiKey: c.options.apiKey, basePath: basePathOf(c.options.baseUrl) });
       }
       c.cover(list.operationId, 'page size spelling', PAGE_SIZE_FORMS[form]!.label);
       c.cover(list.operationId, 'Accept-Encoding', accept.value ?? '(none)');

@@ -9,12 +9,12 @@
  */
 import fc from 'fast-check';
 import type { OperationDescriptor } from '../../spec/operations.js';
-import { fillPath, sampleValidBody, validBody } from '../arbitraries/requests.js';
+import { sampleValidBody, validBody } from '../arbitraries/requests.js';
 import { expectErrorBody, expectStatus, NothingToExercise, propertyCheck } from '../check.js';
 import { echoProblem } from '../knowledge.js';
 import type { JsonObject } from '../../spec/json/index.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
-import { createOperation, isObject, someExistingId } from './shared.js';
+import { createOperation, isObject, readablePath } from './shared.js';
 
 const SECTION = '§4 Endpoints ("All bodies are application/json")';
 
@@ -142,7 +142,7 @@ function acceptCheck(op: OperationDescriptor): Check {
     examples: () => JSON_ACCEPTS.map((accept) => accept),
     runs: () => 1,
     async predicate(c, accept) {
-      path ??= await readablePath(c, op);
+      path ??= await readablePath(c, 'media-types', op);
       if (path === undefined) throw new NothingToExercise('no pet exists to read (the target lists none, and --read-only creates none)');
       c.cover(op.operationId, 'Accept', accept ?? '(none)');
       const headers: Record<string, string> = { authorization: c.client.authorization, ...(accept === null ? {} : { accept }) };
@@ -159,12 +159,4 @@ function acceptCheck(op: OperationDescriptor): Check {
       if (response.json === undefined) throw new Violation(`${op.operationId} with ${shown}: the body is not JSON`, sent);
     },
   });
-}
-
-/** The operation's path with its parameters set to something that exists; undefined when nothing does (read-only, empty target). */
-async function readablePath(c: CheckContext, op: OperationDescriptor): Promise<string | undefined> {
-  const params = op.parameters.filter((p) => p.in === 'path');
-  if (params.length === 0) return fillPath(op.path, {});
-  const id = await someExistingId(c, 'media-types');
-  return id === undefined ? undefined : fillPath(op.path, Object.fromEntries(params.map((p) => [p.name, id])));
 }

@@ -18,7 +18,7 @@ import { METHODS } from '../catalogues/methods.js';
 import { QUERY_FORMS, REQUEST_FIELDS, type FieldInputs } from '../catalogues/request-fields.js';
 import { OTHER_TARGETS } from '../catalogues/targets.js';
 import { NothingToExercise, propertyCheck } from '../check.js';
-import type { WireRequest, WireResponse } from '../client.js';
+import { basePathOf, type WireRequest, type WireResponse } from '../client.js';
 import { describeValue, differingField, idOf, type CreatedPet, type Knowledge } from '../knowledge.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
 import { createOperation, createPet, getOperation, isObject } from './shared.js';
@@ -64,7 +64,7 @@ function refusedCredentials(apiKey: string): { label: string; header: string | n
 }
 
 function targetsOf(ctx: CheckContext): Target[] {
-  const basePath = new URL(ctx.options.baseUrl).pathname.replace(/\/+$/, '');
+  const basePath = basePathOf(ctx.options.baseUrl);
   const prefix = basePath.replace(/\/v\d+$/i, '');
   const own = ctx.operations.flatMap((op): Target[] => {
     const filled = fillPath(op.path, Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, PET])))
@@ -263,7 +263,7 @@ async function verifyWitnesses(
 /** The request an attempt describes, with a witness's id where it names a pet. */
 export function requestOf(c: CheckContext, attempt: Attempt, witnesses: readonly CreatedPet[]): WireRequest {
   const witness = witnesses[0]!;
-  const inputs: FieldInputs = { apiKey: c.options.apiKey, basePath: new URL(c.options.baseUrl).pathname.replace(/\/+$/, '') };
+  const inputs: FieldInputs = { apiKey: c.options.apiKey, basePath: basePathOf(c.options.baseUrl) };
   const headers: Record<string, string> = {};
   if (attempt.authorization.header !== null) headers['authorization'] = attempt.authorization.header;
   for (const index of attempt.fields) {

@@ -134,6 +134,14 @@ export async function someExistingId(c: CheckContext, family: Family): Promise<s
   return id;
 }
 
+/** The operation's path with its path parameters set to a pet that exists; undefined when none does (--read-only, an empty target). */
+export async function readablePath(c: CheckContext, family: Family, op: OperationDescriptor): Promise<string | undefined> {
+  const params = op.parameters.filter((p) => p.in === 'path');
+  if (params.length === 0) return fillPath(op.path, {});
+  const id = await someExistingId(c, family);
+  return id === undefined ? undefined : fillPath(op.path, Object.fromEntries(params.map((p) => [p.name, id])));
+}
+
 /**
  * One canonical getPet of a listed pet, within the settle window counted
  * from the list: it may be one that another check of this run has just

@@ -16,6 +16,7 @@ import {
   isObject,
   listOperation,
   pageSizeParameter,
+  readablePath,
   someExistingId,
   validRequest,
 } from '../../conformance/checks/shared.js';
@@ -323,4 +324,21 @@ t.test("the read of a pet fills the read operation's path parameter, whatever ot
   undescribed.knowledge.record({ id: 12n, name: 'p-a' });
   t.equal(await someExistingId(undescribed.ctx, 'not-found'), '12');
   t.same(undescribed.asked(), [], 'no path parameter described: no read');
+});
+
+t.test('a readable path fills every path parameter with an existing pet, and is undefined when there is none', async (t) => {
+  t.equal(await readablePath(target({ readOnly: true }).ctx, 'http', listPets), '/pets', 'no path parameter: the path as it is, with nothing asked');
+  const withQuery = { ...getPet, parameters: [query('fields', { type: 'string' }), ...getPet.parameters] };
+  const listed = target({ listed: [{ id: 5n, name: 'x' }], readOnly: true });
+  t.equal(await readablePath(listed.ctx, 'http', withQuery), '/pets/5', 'the path parameter only, not the query one');
+  const twoIds = op({
+    operationId: 'getToy',
+    method: 'GET',
+    path: '/pets/{petId}/toys/{toyId}',
+    parameters: [id, { ...id, name: 'toyId' }],
+  });
+  t.equal(await readablePath(target({ listed: [{ id: 5n, name: 'x' }] }).ctx, 'http', twoIds), '/pets/5/toys/5');
+  const empty = target({ readOnly: true });
+  t.equal(await readablePath(empty.ctx, 'media-types', getPet), undefined, 'an empty target judged --read-only');
+  t.same(empty.asked(), ['GET /pets'], 'asked the list, created nothing');
 });
