@@ -5,6 +5,7 @@
  * lists may come in any order and ids may be any int64.
  */
 import { componentSchema } from '../spec/operations.js';
+import { parseHttpDate } from './http-date.js';
 import { stringifyJson, type JsonObject, type JsonValue } from '../spec/json/index.js';
 
 export interface CreatedPet {
@@ -79,15 +80,21 @@ export class Knowledge {
     return this.all().filter((p) => p.confirmedAt < instant && (status === undefined || p.pet['status'] === status));
   }
 
+  /** The target's clock from a Date field, in any of the three forms a recipient accepts (RFC 9110 §5.6.7). */
   noteDate(header: string | undefined): void {
     if (!header) return;
-    const date = Date.parse(header);
+    const date = parseHttpDate(header);
     if (!Number.isNaN(date)) this.dateAt = { date, at: Date.now() };
   }
 
-  /** The target's time now, from its latest Date header; the local clock when it sent none. */
+  /**
+   * The target's time now, from its latest Date header and the local time
+   * since; the local clock when it sent none. To the second: a Date header
+   * says no more, and a target on the removal day's first second is on it.
+   */
   targetNow(): number {
-    return this.dateAt ? this.dateAt.date + (Date.now() - this.dateAt.at) : Date.now();
+    const now = this.dateAt ? this.dateAt.date + (Date.now() - this.dateAt.at) : Date.now();
+    return now - (now % 1000);
   }
 
   targetDate(): string | undefined {

@@ -3,14 +3,15 @@
  * removal date, judged by the target's own clock (its Date header). Its
  * deprecation headers are not required (response headers are "not shown"),
  * but where present they must be right: `Deprecation` an RFC 9745 structured
- * date (`@<seconds>`), `Sunset` an HTTP-date (RFC 8594) on the removal day.
+ * date (`@<seconds>`), `Sunset` an HTTP-date (RFC 8594) on the removal day,
+ * as an IMF-fixdate: RFC 9110 §5.6.7 has a sender generate no other form.
  * The forms of RFC 9745's drafts (`true`, an HTTP-date), which servers and
  * libraries written to them still send, say the same and are an advisory.
  * From the removal date on the operation may be gone: 404 or 410 with an
  * Error body.
  */
 import { fillPath } from '../arbitraries/requests.js';
-import { parseHttpDate } from '../http-date.js';
+import { imfFixdate } from '../fields.js';
 import { exampleCheck, expectErrorBody, expectStatus } from '../check.js';
 import { Violation, type Check, type CheckContext } from '../types.js';
 import { someExistingId } from './shared.js';
@@ -19,18 +20,6 @@ const SECTION = '§4.3 Get an animal (deprecated), §9 Versioning';
 
 // RFC 9745 §2.1: Deprecation = sf-date, i.e. "@" followed by an integer.
 const SF_DATE = /^@-?\d{1,15}$/;
-// RFC 9110 §5.6.7: IMF-fixdate, plus the two obsolete forms a recipient must accept.
-const HTTP_DATE = [
-  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/,
-  /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
-  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
-];
-
-/** The instant an HTTP-date names (RFC 9110 §5.6.7, in one of its three forms); undefined when `value` is none. */
-function httpDate(value: string): number | undefined {
-  const at = parseHttpDate(value);
-  return HTTP_DATE.some((form) => form.test(value)) && !Number.isNaN(at) ? at : undefined;
-}
 
 /** The instant an RFC 9745 structured date (`@<seconds>`) names; undefined when `value` is none. */
 function structuredDate(value: string): number | undefined {
@@ -39,11 +28,11 @@ function structuredDate(value: string): number | undefined {
 
 /**
  * The Deprecation forms of RFC 9745's drafts (draft-dalal-deprecation-header, draft-ietf-httpapi-deprecation-header
- * up to -02): `true` (deprecated now) or an HTTP-date. The instant it names, if any.
+ * up to -02): `true` (deprecated now) or an HTTP-date, an IMF-fixdate as a sender writes one. The instant it names, if any.
  */
 function draftForm(value: string): { readonly at?: number } | undefined {
   if (value === 'true') return {};
-  const at = httpDate(value);
+  const at = imfFixdate(value);
   return at === undefined ? undefined : { at };
 }
 
@@ -145,8 +134,10 @@ function deprecatedOperationChecks(ctx: CheckContext): Check[] {
             );
           }
           if (sunset !== undefined) {
-            const at = httpDate(sunset.trim());
-            if (at === undefined) throw new Violation(`Sunset: ${sunset} is not an HTTP-date (RFC 8594 §3, RFC 9110 §5.6.7)`, sent);
+            // The obsolete RFC 850 and asctime forms are for a recipient to accept, not for a server to send (as the Date rule judges).
+            const at = imfFixdate(sunset.trim());
+            if (at === undefined)
+              throw new Violation(`Sunset: ${sunset} is not an IMF-fixdate, the HTTP-date a sender generates (RFC 8594 §3, RFC 9110 §5.6.7)`, sent);
             if (removal && new Date(at).toISOString().slice(0, 10) !== removal.toISOString().slice(0, 10)) {
               throw new Violation(`Sunset: ${sunset} does not name the removal date ${removal.toUTCString()}`, sent);
             }
