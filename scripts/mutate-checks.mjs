@@ -655,6 +655,8 @@ async function load(sandbox) {
   const { runConformance, FAMILIES } = await import(pathToFileURL(join(sandbox, 'conformance/index.ts')).href);
   const { implementations, startVariant } = await import(pathToFileURL(join(sandbox, 'fixtures/implementations/index.mjs')).href);
   const imported = (path) => import(pathToFileURL(join(sandbox, path)).href);
+  /** The run an implementation is judged with: RUN, and --read-only for a variant judged so (the base is not). */
+  const runFor = (name) => ({ ...RUN, readOnly: implementations.find((i) => i.name === name)?.readOnly === true });
   /**
    * `responses` has no checks of its own: it judges the answers every other family gets. Its mutants
    * change no request, so each implementation's traffic (every other family, one run) is recorded once,
@@ -674,7 +676,7 @@ async function load(sandbox) {
       const server = await startVariant(name, { apiKey: 'test-key' });
       try {
         const families = FAMILIES.filter((f) => f !== 'responses');
-        await runConformance({ baseUrl: server.url, apiKey: server.apiKey, families, observe: (e) => exchanges.push(slim(e)), ...RUN });
+        await runConformance({ baseUrl: server.url, apiKey: server.apiKey, families, observe: (e) => exchanges.push(slim(e)), ...runFor(name) });
       } finally {
         await server.close();
       }
@@ -696,7 +698,7 @@ async function load(sandbox) {
     if (family === 'responses') return judgedFailing(name);
     const server = await startVariant(name, { apiKey: 'test-key' });
     try {
-      const result = await runConformance({ baseUrl: server.url, apiKey: server.apiKey, families: [family], ...RUN });
+      const result = await runConformance({ baseUrl: server.url, apiKey: server.apiKey, families: [family], ...runFor(name) });
       return result.failures.some((f) => f.family === family);
     } finally {
       await server.close();

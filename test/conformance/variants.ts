@@ -27,9 +27,10 @@ export function shard(kind: 'broken' | 'correct', part: number): readonly Implem
 export const FAST_RUNS = ['--runs', '25'] as const;
 
 /** Broken: conform exits 1 with a failure in a family the variant breaks. Correct: exit 0, no failure. */
-export function testVariant(t: Test, variant: ImplementationEntry, extra: readonly string[] = FAST_RUNS): void {
+export function testVariant(t: Test, variant: ImplementationEntry, runs: readonly string[] = FAST_RUNS): void {
+  const extra = variant.readOnly ? [...runs, '--read-only'] : runs;
   if (variant.kind === 'broken') {
-    const args = extra === FAST_RUNS ? [...extra, '--checks', variant.violates.join(',')] : extra;
+    const args = runs === FAST_RUNS ? [...extra, '--checks', variant.violates.join(',')] : extra;
     t.test(`conform ${args.join(' ')} exits 1 for ${variant.name} (${variant.description}) and reports it in ${variant.violates.join(' or ')}`, async (t) => {
       const server = await startVariant(variant.name, { apiKey: 'test-key' });
       t.teardown(() => server.close());
