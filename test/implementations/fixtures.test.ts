@@ -547,6 +547,13 @@ const probes: Record<string, Probe> = {
       return r.status === 405 && r.headers['allow'] === undefined;
     },
   },
+  'validates-id-before-method': {
+    shows: async (c) => {
+      const malformed = await c.call('/pets/abc', { method: 'DELETE' });
+      const numeric = await c.call('/pets/1', { method: 'DELETE' });
+      return malformed.status === 400 && numeric.status === 405 && numeric.headers['allow'] === undefined;
+    },
+  },
   'partial-content-without-range': {
     shows: async (c) => {
       const r = await c.call('/pets', { headers: { range: 'bytes=0-0' } });
