@@ -587,7 +587,8 @@ async function work([progress, ...args]) {
         };
         let killedBy = done.verdicts.get(m.switchId) ?? undefined;
         if (atImport.has(m.switchId)) counts.atImport++;
-        const where = `${m.file}:${m.location.start.line + 1} ${m.mutatorName} ${described.replacement}`;
+        // The line and its column in the trimmed line (`at`, as a record names it), so a verdict finds its record.
+        const where = `${m.file}:${m.location.start.line + 1}:${described.at} ${m.mutatorName} ${described.replacement}`;
         const wasReached = atImport.has(m.switchId) || reached.has(m.switchId);
         // No fixture run reaches it (or --tests-only): only the target's own tests judge it.
         const byTestsAlone = onlyTests || (!wasReached && tests.length > 0);
