@@ -1216,7 +1216,7 @@ const probes: Record<string, Probe> = {
       // Its clock stands: a second later it still reads the removal's first second.
       await new Promise((resolve) => setTimeout(resolve, 1100));
       const again = await c.call('/pets');
-      return r.status === 404 && r.json?.status === 404n && r.headers['date'] === SUNSET && again.headers['date'] === SUNSET;
+      return r.status === 410 && r.json?.status === 410n && r.headers['date'] === SUNSET && again.headers['date'] === SUNSET;
     },
   },
   'past-sunset': {
