@@ -1208,6 +1208,7 @@ const probes: Record<string, Probe> = {
     },
   },
   // What differs is how the suite is run against it (--read-only, see the loop below); the server holds no pet.
+  'gone-early-judged-read-only': { shows: async (c) => (await c.call('/pets')).json?.length === 0 && (await c.call('/pets/1')).status === 410 },
   'empty-judged-read-only': { shows: async (c) => (await c.call('/pets')).json?.length === 0 && (await c.call('/pets/1')).status === 404 },
   'removed-at-the-stroke': {
     options: { initialPets: somePets(1) },
