@@ -1208,6 +1208,13 @@ const probes: Record<string, Probe> = {
     },
   },
   // What differs is how the suite is run against it (--read-only, see the loop below); the server holds no pet.
+  'redirects-to-successor-after-sunset': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => {
+      const r = await c.call('/pets/1');
+      return r.status === 301 && r.headers['location'] === '/v1/pets' && new Date(String(r.headers['date'])).getUTCFullYear() === 2031;
+    },
+  },
   'gone-early-judged-read-only': { shows: async (c) => (await c.call('/pets')).json?.length === 0 && (await c.call('/pets/1')).status === 410 },
   'empty-judged-read-only': { shows: async (c) => (await c.call('/pets')).json?.length === 0 && (await c.call('/pets/1')).status === 404 },
   'removed-at-the-stroke': {
