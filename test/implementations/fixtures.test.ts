@@ -1215,7 +1215,6 @@ const probes: Record<string, Probe> = {
       return r.status === 301 && r.headers['location'] === '/v1/pets' && new Date(String(r.headers['date'])).getUTCFullYear() === 2031;
     },
   },
-  'gone-early-judged-read-only': { shows: async (c) => (await c.call('/pets')).json?.length === 0 && (await c.call('/pets/1')).status === 410 },
   'empty-judged-read-only': { shows: async (c) => (await c.call('/pets')).json?.length === 0 && (await c.call('/pets/1')).status === 404 },
   'removed-at-the-stroke': {
     options: { initialPets: somePets(1) },
@@ -1440,6 +1439,12 @@ const probes: Record<string, Probe> = {
     },
   },
 };
+
+// A variant judged with --read-only (judgedReadOnly in base.mjs) serves what the variant it is made from
+// serves, on a staging that holds no pet: that variant's probe shows it.
+for (const i of implementations.filter((i) => i.readOnly && i.name.endsWith('-judged-read-only'))) {
+  probes[i.name] ??= probes[i.name.slice(0, -'-judged-read-only'.length)]!;
+}
 
 /** A NewPet sent as a stream without a length, which undici sends chunked. */
 function postChunked(url: string) {
