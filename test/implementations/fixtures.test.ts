@@ -445,6 +445,14 @@ const probes: Record<string, Probe> = {
       return created.status === 201 && created.json === undefined && /^\{"id":\d+,"name":"Rëx/.test(created.text) && !created.text.endsWith('}');
     },
   },
+  'trusts-forwarded-localhost': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => (await c.call('/pets/1', { auth: false, headers: { 'x-forwarded-for': '127.0.0.1, 10.0.0.2' } })).status === 200,
+  },
+  'trusts-real-ip-localhost': {
+    options: { initialPets: somePets(1) },
+    shows: async (c) => (await c.call('/pets/1', { auth: false, headers: { 'x-real-ip': '127.0.0.1' } })).status === 200,
+  },
   'upserts-ids-per-status': {
     shows: async (c) => {
       const a = await c.create({ name: 'Rex', categoryId: 1, status: 'sold' });
