@@ -127,7 +127,8 @@ const TARGETS = [
   // any-request draws nothing at the runs the corpus is judged at (its examples fill them): its test judges what it draws.
   { file: 'conformance/checks/invariants.ts', family: 'invariants', optIn: true, tests: ['test/conformance/any-request.test.ts'] },
   { file: 'conformance/checks/no-credential.ts', family: 'invariants', optIn: true },
-  { file: 'conformance/catalogues/codings.ts', family: 'invariants', optIn: true },
+  // Each Accept-Encoding field is one real clients send: its test reads it by RFC 9110 §12.5.3.
+  { file: 'conformance/catalogues/codings.ts', family: 'invariants', optIn: true, tests: ['test/conformance/codings.test.ts'] },
   // A spelling of a page size is for a validator and a reader that disagree on it, a pair that fails on that spelling
   // alone: its test states what each spelling is to the readers it is for.
   { file: 'conformance/catalogues/page-sizes.ts', family: 'invariants', optIn: true, tests: ['test/conformance/page-sizes.test.ts'] },
