@@ -102,7 +102,7 @@ const TARGETS = [
   // With its catalogues (JSON_SPELLINGS, OTHER_MEDIA_TYPES, JSON_ACCEPTS: module-level, judged in a child process each).
   { file: 'conformance/checks/media-types.ts', family: 'media-types' },
   // The routes checks, with their spelling catalogue (module-level helpers: judged in a child process each).
-  { file: 'conformance/checks/routes.ts', family: 'routes' },
+  { file: 'conformance/checks/routes.ts', family: 'routes', tests: ['test/conformance/routes.test.ts'] },
   { file: 'conformance/arbitraries/spellings.ts', family: 'routes' },
   // With how the unknown ids of not-found are spelled.
   { file: 'conformance/checks/not-found.ts', family: 'not-found' },
@@ -137,7 +137,7 @@ const TARGETS = [
   { file: 'conformance/catalogues/request-fields.ts', family: 'invariants', optIn: true, tests: ['test/conformance/request-fields.test.ts'] },
   { file: 'conformance/catalogues/methods.ts', family: 'invariants', optIn: true },
   { file: 'conformance/catalogues/targets.ts', family: 'invariants', optIn: true },
-  { file: 'conformance/checks/leaks.ts', family: 'leaks' },
+  { file: 'conformance/checks/leaks.ts', family: 'leaks', tests: ['test/conformance/leaks.test.ts'] },
   // The judge of every answer: it only observes, so each fixture's traffic is recorded once and replayed into it.
   { file: 'conformance/checks/responses.ts', family: 'responses' },
   { file: 'conformance/checks/concurrency.ts', family: 'concurrency' },

@@ -17,7 +17,7 @@ import { isObject, someExistingId } from './shared.js';
 const SECTION = '§5 Authentication';
 
 /** Credentials that must never reach an operation (a wrong key is one of the key's length, so no length check tells it apart). */
-function refusedCredentials(apiKey: string): { label: string; header: string | null }[] {
+export function refusedCredentials(apiKey: string): { label: string; header: string | null }[] {
   const wrong = [...apiKey].map((c) => (c === 'z' ? 'y' : 'z')).join('') || 'z';
   return [
     { label: 'no Authorization header', header: null },

@@ -76,6 +76,24 @@ t.test("wrong keys: two unrelated, three one character away, all of the key's le
   );
 });
 
+t.test('unrelated wrong keys share no position with a key made of the very letters they are drawn from', async (t) => {
+  // The unrelated keys are written in w, x, y and z, swapping to the other letter where the key has one.
+  for (const key of ['wxyz-wxyz', 'zzzz', 'yyyy', 'xwxw', 'a']) {
+    const [first, second] = sameLengthWrongKeys(key);
+    for (const wrong of [first!.key, second!.key]) {
+      t.equal([...wrong].length, [...key].length, `${key} → ${wrong}: same length`);
+      t.ok(
+        [...wrong].every((c, i) => c !== [...key][i]),
+        `${key} → ${wrong}: no character in its place`,
+      );
+    }
+    t.ok(
+      [...first!.key].every((c, i) => c !== [...second!.key][i]),
+      `${key}: the two unrelated keys share no position either`,
+    );
+  }
+});
+
 t.test('a report rebuilds the key with its middle character replaced from $PETSTORE_API_KEY, never printing it', async (t) => {
   const changed = replaceMiddle(KEY);
   t.equal(changed.length, KEY.length);
