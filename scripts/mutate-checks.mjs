@@ -121,7 +121,7 @@ const TARGETS = [
   { file: 'conformance/checks/state.ts', family: 'state' },
   // With its catalogue of JSON texts (module-level: judged in a child process each).
   { file: 'conformance/checks/json.ts', family: 'json' },
-  { file: 'conformance/catalogues/json-texts.ts', family: 'json' },
+  { file: 'conformance/catalogues/json-texts.ts', family: 'json', tests: ['test/conformance/json-texts.test.ts'] },
   { file: 'conformance/checks/http.ts', family: 'http', optIn: true },
   { file: 'conformance/checks/http-rules.ts', family: 'http', optIn: true },
   // any-request draws nothing at the runs the corpus is judged at (its examples fill them): its test judges what it draws.
