@@ -105,7 +105,7 @@ const TARGETS = [
   { file: 'conformance/checks/routes.ts', family: 'routes', tests: ['test/conformance/routes.test.ts'] },
   { file: 'conformance/arbitraries/spellings.ts', family: 'routes' },
   // With how the unknown ids of not-found are spelled.
-  { file: 'conformance/checks/not-found.ts', family: 'not-found' },
+  { file: 'conformance/checks/not-found.ts', family: 'not-found', tests: ['test/conformance/not-found.test.ts'] },
   { file: 'conformance/arbitraries/requests.ts', family: 'not-found', only: ['pathValue'] },
   { file: 'conformance/checks/deprecation.ts', family: 'deprecation' },
   // With the invalid bodies the validation checks send.

@@ -19,7 +19,7 @@ const SECTION = '§4.3 Get an animal';
  * "7.0", "7e0", hexadecimal); others name no integer that is its id (a
  * fraction, trailing letters, beyond int64, a NUL).
  */
-const MALFORMED_IDS: readonly ((id: bigint) => string)[] = [
+export const MALFORMED_IDS: readonly ((id: bigint) => string)[] = [
   () => 'abc',
   (id) => `${id}.5`,
   (id) => `${id}.9`,
