@@ -50,7 +50,8 @@ export function createOperationHandlers({ store, limits, respond, findings, base
 
   return {
     listPets(x, params) {
-      const limit = Number(params['limit']);
+      // Present whenever the spec has it (its default fills it in); a spec without a page size pages nothing away.
+      const limit = params['limit'] === undefined ? Number.MAX_SAFE_INTEGER : Number(params['limit']);
       const page = store.list(limit, params['status'] as PetStatus | undefined);
       // In memory the page is at hand: answered without a closure made for it.
       if (!(page instanceof Promise)) return respond.send(x, 200, page);

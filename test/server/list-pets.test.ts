@@ -3,6 +3,8 @@
 // and D6 (ascending id order, the first `limit` matches).
 import t from 'tap';
 import type { NewPet, PetStatus } from '../../spec/types.js';
+import { openapi } from '../../spec/openapi.js';
+import { describeOperations } from '../../spec/operations.js';
 import { startTestServer } from '../helpers/server.js';
 
 const STATUSES: readonly (PetStatus | undefined)[] = ['available', 'pending', 'sold', undefined];
@@ -133,4 +135,15 @@ t.test('a status outside PetStatus answers 400 invalid_parameter naming status',
     t.equal(r.body.code, 'invalid_parameter', `${query}: code`);
     t.match(r.body.message, /\bstatus\b/, `${query}: the message names status`);
   }
+});
+
+t.test('with a spec that has no page size, listPets answers every pet (nothing pages them away)', async (t) => {
+  const doc = structuredClone(openapi) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  doc.paths['/pets'].get.parameters = doc.paths['/pets'].get.parameters.filter((p: { name: string }) => p.name !== 'limit');
+  const { api } = await startTestServer(t, { seed: pets(130), operations: describeOperations(doc) });
+  t.strictSame(ids((await api('/pets')).body), range(1, 130));
+  t.strictSame(
+    ids((await api('/pets?status=sold')).body),
+    range(1, 130).filter((id) => id % 4 === 3),
+  );
 });
