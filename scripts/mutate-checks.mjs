@@ -126,7 +126,8 @@ const TARGETS = [
   { file: 'conformance/checks/http-rules.ts', family: 'http', optIn: true },
   // any-request draws nothing at the runs the corpus is judged at (its examples fill them): its test judges what it draws.
   { file: 'conformance/checks/invariants.ts', family: 'invariants', optIn: true, tests: ['test/conformance/any-request.test.ts'] },
-  { file: 'conformance/checks/no-credential.ts', family: 'invariants', optIn: true },
+  // What it takes for pet data in an answer no fixture gives (a public list, a null, a pet 64 levels down): its test.
+  { file: 'conformance/checks/no-credential.ts', family: 'invariants', optIn: true, tests: ['test/conformance/no-credential.test.ts'] },
   // Each Accept-Encoding field is one real clients send: its test reads it by RFC 9110 §12.5.3.
   { file: 'conformance/catalogues/codings.ts', family: 'invariants', optIn: true, tests: ['test/conformance/codings.test.ts'] },
   // A spelling of a page size is for a validator and a reader that disagree on it, a pair that fails on that spelling

@@ -26,7 +26,7 @@ import { createOperation, createPet, getOperation, isObject } from './shared.js'
 const SECTION = 'seed §5.1, §5.3; OWASP API1, API2, API5, API9:2023';
 
 /** Where a request goes: a path of the interface (with `{pet}` standing for a witness's id), relative to the base URL or to the origin. */
-interface Target {
+export interface Target {
   readonly label: string;
   readonly path: string;
   readonly fromOrigin?: true;
@@ -63,7 +63,7 @@ function refusedCredentials(apiKey: string): { label: string; header: string | n
   ];
 }
 
-function targetsOf(ctx: CheckContext): Target[] {
+export function targetsOf(ctx: CheckContext): Target[] {
   const basePath = basePathOf(ctx.options.baseUrl);
   const prefix = basePath.replace(/\/v\d+$/i, '');
   const own = ctx.operations.flatMap((op): Target[] => {
@@ -351,7 +351,7 @@ async function sendAttempt(c: CheckContext, attempt: Attempt, witnesses: readonl
 }
 
 /** What in an answer to a request without a valid key shows pet data, or undefined. */
-function servedWithoutKey(attempt: Attempt, response: WireResponse, witnesses: readonly CreatedPet[], knowledge: Knowledge): string | undefined {
+export function servedWithoutKey(attempt: Attempt, response: WireResponse, witnesses: readonly CreatedPet[], knowledge: Knowledge): string | undefined {
   const named = witnesses.find((w) => typeof w.pet['name'] === 'string' && response.text.includes(JSON.stringify(w.pet['name']).slice(1, -1)));
   if (named) return `was answered ${response.status} with witness pet ${named.id}'s name in the body`;
   if (response.status < 200 || response.status > 299) return undefined;

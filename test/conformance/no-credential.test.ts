@@ -1,0 +1,110 @@
+// What invariants' no-credential check takes for pet data in an answer to a
+// request without a valid key (servedWithoutKey), and which routes it tries
+// outside the base path (targetsOf). A fixture shows a server's leak; these
+// say what the check makes of an answer that no fixture in the corpus gives.
+import t from 'tap';
+import { isPetShaped, servedWithoutKey, targetsOf, type Attempt, type Target } from '../../conformance/checks/no-credential.js';
+import { Knowledge } from '../../conformance/knowledge.js';
+import type { WireResponse } from '../../conformance/client.js';
+import type { CheckContext } from '../../conformance/types.js';
+import { describeOperations } from '../../spec/operations.js';
+import { openapi } from '../../spec/openapi.js';
+import { parseJson, type JsonObject, type JsonValue } from '../../spec/json/index.js';
+
+const operations = describeOperations(openapi);
+const ctxAt = (baseUrl: string) => ({ options: { baseUrl, apiKey: 'secret-key-123' }, operations }) as unknown as CheckContext;
+
+const target = (path: string, interfacePath: boolean): Target => ({
+  label: path,
+  path,
+  interfacePath,
+  ...(interfacePath ? {} : { fromOrigin: true as const }),
+});
+const attempt = (path: string, interfacePath = false, method = 'GET'): Attempt => ({
+  method,
+  target: target(path, interfacePath),
+  authorization: { label: 'none', header: null },
+  fields: [],
+  query: -1,
+  body: 'none',
+});
+const answer = (status: number, text: string): WireResponse => {
+  const parsed = parseJson(text);
+  return { status, headers: { 'content-type': 'application/json' }, text, json: parsed.ok ? parsed.value : undefined, durationMs: 1 } as WireResponse;
+};
+
+const knowledge = new Knowledge();
+/** The object a JSON text holds (the texts here are all valid). */
+const object = (text: string): JsonObject => {
+  const parsed = parseJson(text);
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.value as JsonObject;
+};
+const witness = knowledge.record(object('{"id":4711,"name":"conform-witness","categoryId":3}'))!;
+
+t.test('pet-shaped: an id and a name, or an id and a categoryId; an id alone is not', async (t) => {
+  const shaped = (text: string) => isPetShaped(object(text));
+  t.ok(shaped('{"id":1,"name":"Rex"}'), 'a summary: id and name');
+  t.ok(shaped('{"id":1,"categoryId":2}'), 'id and categoryId');
+  t.ok(shaped('{"id":1,"name":"Rex","categoryId":2}'));
+  t.notOk(shaped('{"id":"req-1"}'), 'an id alone (a request id) is not a pet');
+  t.notOk(shaped('{"name":"Rex","categoryId":2}'), 'no id: a NewPet, not a stored pet');
+});
+
+t.test('a 2xx without a key is pet data when it holds a pet-shaped object, a list of them, or a pet this run created anywhere', async (t) => {
+  const served = (path: string, status: number, text: string, interfacePath = false) =>
+    servedWithoutKey(attempt(path, interfacePath), answer(status, text), [], knowledge);
+  t.match(served('/admin', 200, '[{"id":9,"name":"not ours"}]'), /list of pets/, 'a list of pets this run did not create, outside the interface');
+  t.match(served('/admin', 200, '[{"id":9,"categoryId":1}]'), /list of pets/, 'shown by id and categoryId');
+  t.equal(served('/admin', 200, '[{"status":"ok"},{"uptime":3}]'), undefined, 'a public list of other objects is no pet data');
+  t.equal(served('/admin', 200, '[]'), undefined, 'an empty list outside the interface is none');
+  t.match(served('/v0/pets', 200, '[]', true), /list \(empty\)/, 'an empty list as the interface is the list without a key');
+  t.equal(served('/admin', 404, '[{"id":9,"name":"not ours"}]'), undefined, 'a refusal is judged by the witnesses named in it, not its shape');
+  t.match(
+    served('/debug', 200, '{"dump":{"pets":[{"id":4711,"name":"conform-witness"}]}}'),
+    /pet 4711 \(created by this run\)/,
+    'a pet of this run inside a dump',
+  );
+  t.equal(served('/debug', 200, '{"dump":{"pets":[{"id":4711,"name":"another name"}]}}'), undefined, 'its id with another name is not that pet');
+  t.equal(served('/debug', 200, '{"status":null,"items":[null,{"id":"x"}]}'), undefined, 'null inside a public answer is read, not thrown on');
+});
+
+t.test('the walk finds a pet of this run 64 levels down, and stops past that', async (t) => {
+  // Built as the client's reader gives it (ids as bigint), past the depth parseJson itself allows.
+  const nested = (levels: number): JsonValue => {
+    let value: JsonValue = { id: 4711n, name: 'conform-witness' };
+    for (let i = 0; i < levels; i++) value = { a: value };
+    return value;
+  };
+  const served = (levels: number) => servedWithoutKey(attempt('/debug'), { ...answer(200, '{}'), json: nested(levels) } as WireResponse, [], knowledge);
+  t.match(served(64), /pet 4711/, '64 levels down');
+  t.equal(served(65), undefined, 'deeper is not walked');
+  t.equal(witness.id, '4711');
+});
+
+t.test('the routes tried outside the base path are found by taking the version off its end', async (t) => {
+  const outside = (baseUrl: string) =>
+    targetsOf(ctxAt(baseUrl))
+      .filter((x) => x.fromOrigin)
+      .map((x) => x.path);
+  t.ok(outside('http://h/v1').includes('/pets'), '/v1: the collection at the root');
+  t.ok(outside('http://h/api/v10').includes('/api/pets'), '/api/v10: every digit of the version is taken off');
+  t.ok(outside('http://h/v1/tenant').includes('/v1/tenant/pets'), 'a base path that does not end in a version keeps it whole');
+  const interfaceLike = targetsOf(ctxAt('http://h/v1'))
+    .filter((x) => x.fromOrigin && x.interfacePath)
+    .map((x) => x.path);
+  t.same(
+    interfaceLike.filter((p) => !p.includes('{pet}')),
+    ['/pets', '/v0/pets', '/V1/pets', '/v1.0/pets', '/api/pets'],
+    'the collection outside the interface, under another version or mount, is the interface',
+  );
+  t.notOk(
+    targetsOf(ctxAt('http://h/v1')).some((x) => x.fromOrigin && x.interfacePath && /\/(admin|debug|reset)$/.test(x.path)),
+    'an administrative route is not',
+  );
+});
+
+t.test('the walk is bounded in objects too', async (t) => {
+  const many = `[${Array.from({ length: 10_050 }, () => '{"x":1}').join(',')},{"id":4711,"name":"conform-witness"}]`;
+  t.equal(servedWithoutKey(attempt('/debug'), answer(200, many), [], knowledge), undefined, 'a pet past ten thousand objects is not looked for');
+});
