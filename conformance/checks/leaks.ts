@@ -89,7 +89,7 @@ const INTERNALS: readonly { readonly what: string; readonly pattern: RegExp }[] 
   { what: 'a database error', pattern: /SQLSTATE\[|\bORA-\d{5}\b|syntax error at or near|SQLITE_ERROR|duplicate key value violates|MongoServerError/ },
 ];
 
-const internals: AnswerRule = {
+export const internals: AnswerRule = {
   id: 'leaks.internals',
   family: 'leaks',
   title: 'no error answer shows the code behind it (a stack trace, a source path, a database error)',

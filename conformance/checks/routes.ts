@@ -26,7 +26,7 @@ export function refusedCredentials(apiKey: string): { label: string; header: str
 }
 
 /** What in an answer shows the operation ran: a 2xx with JSON pets (HEAD: a 2xx JSON answer, whose content was left out). */
-function servedData(method: string, response: WireResponse): boolean {
+export function servedData(method: string, response: WireResponse): boolean {
   if (response.status < 200 || response.status > 299) return false;
   if (method === 'HEAD') return /^application\/json\b/i.test(response.headers['content-type'] ?? '');
   const body = response.json;

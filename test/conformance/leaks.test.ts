@@ -4,7 +4,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { internalsShown, keyLeak, MIN_KEY_LENGTH, sameLengthWrongKeys } from '../../conformance/checks/leaks.js';
+import { internals, internalsShown, keyLeak, MIN_KEY_LENGTH, sameLengthWrongKeys } from '../../conformance/checks/leaks.js';
+import type { Exchange } from '../../conformance/client.js';
+import type { CheckContext } from '../../conformance/types.js';
 import { parseJson } from '../../spec/json/index.js';
 import type { WireRequest, WireResponse } from '../../conformance/client.js';
 import { keyForms, replaceMiddle } from '../../conformance/key-forms.js';
@@ -74,6 +76,33 @@ t.test("wrong keys: two unrelated, three one character away, all of the key's le
     [1, 1, 1],
     'near misses: one character each',
   );
+});
+
+t.test('a stack frame is found without parentheses, and at the start of a JSON message', async (t) => {
+  t.equal(
+    internalsShown({ text: 'failed\n    at async /srv/app.js:3:15', json: undefined }),
+    'a JavaScript stack trace',
+    'a frame with no function name and no parentheses',
+  );
+  const text = JSON.stringify({ code: 'internal', message: 'at Object.<anonymous> (C:\\srv\\app.js:3:15)', status: 500 });
+  const parsed = parseJson(text);
+  t.notOk(text.includes('\n'), 'no line break in the text as sent');
+  t.equal(
+    internalsShown({ text, json: parsed.ok ? parsed.value : undefined }),
+    'a JavaScript stack trace',
+    'a message that is a Windows frame alone: a line of its own once read out of the JSON',
+  );
+});
+
+t.test('internals are looked for in error answers only: pet data may read like a stack frame', async (t) => {
+  const ctx = {} as CheckContext;
+  const at = (status: number, text: string) =>
+    internals.applies({ request: { method: 'GET', path: '/pets', headers: {} }, response: { status, headers: {}, text } } as unknown as Exchange, ctx);
+  t.ok(at(400, '{"message":"x"}'), 'a 400 with a body');
+  t.ok(at(500, 'boom'), 'a 500');
+  t.notOk(at(200, '[{"name":"at main (/srv/app.js:1:1)"}]'), 'a 200: a pet may be named like a frame');
+  t.notOk(at(201, '{"name":"Traceback (most recent call last)"}'), 'a 201 too');
+  t.notOk(at(404, ''), 'an error without a body has nothing to show');
 });
 
 t.test('unrelated wrong keys share no position with a key made of the very letters they are drawn from', async (t) => {
