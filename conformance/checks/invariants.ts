@@ -44,7 +44,7 @@ function maxPage(ctx: CheckContext): bigint | undefined {
   return size ? integerRange(size.schema)[1] : undefined;
 }
 
-const servedPets: AnswerRule = {
+export const servedPets: AnswerRule = {
   id: 'invariants.served-pets',
   family: 'invariants',
   title: 'every Pet served, to any request however spelled, is a valid Pet, and no list holds more pets than the largest page',
@@ -72,7 +72,7 @@ const servedPets: AnswerRule = {
   },
 };
 
-const readable: AnswerRule = {
+export const readable: AnswerRule = {
   id: 'invariants.readable',
   family: 'invariants',
   title: 'every body decodes as its Content-Encoding says and is JSON where its Content-Type says so',
