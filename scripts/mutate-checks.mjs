@@ -126,7 +126,7 @@ const TARGETS = [
   // The rules judge answers other families' requests get too (a 304 to an invariants request): their test gives those.
   { file: 'conformance/checks/http-rules.ts', family: 'http', optIn: true, tests: ['test/conformance/http-rules.test.ts'] },
   // any-request draws nothing at the runs the corpus is judged at (its examples fill them): its test judges what it draws.
-  { file: 'conformance/checks/invariants.ts', family: 'invariants', optIn: true, tests: ['test/conformance/any-request.test.ts', 'test/conformance/invariants-rules.test.ts'] },
+  { file: 'conformance/checks/invariants.ts', family: 'invariants', optIn: true, tests: ['test/conformance/any-request.test.ts', 'test/conformance/invariants-rules.test.ts', 'test/conformance/owns-fields.test.ts'] },
   // What it takes for pet data in an answer no fixture gives (a public list, a null, a pet 64 levels down): its test.
   { file: 'conformance/checks/no-credential.ts', family: 'invariants', optIn: true, tests: ['test/conformance/no-credential.test.ts'] },
   // Each Accept-Encoding field is one real clients send: its test reads it by RFC 9110 §12.5.3.
