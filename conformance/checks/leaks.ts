@@ -169,7 +169,7 @@ function keyInAnswersCheck(op: OperationDescriptor, observed: ReadonlyMap<string
 }
 
 /** Requests of every kind an operation can get: refused credentials, invalid input with the key, and a valid request. */
-function probesOf(c: CheckContext, op: OperationDescriptor, id: string): Probe[] {
+export function probesOf(c: CheckContext, op: OperationDescriptor, id: string): Probe[] {
   const key = c.options.apiKey;
   const params = Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, id]));
   const path = fillPath(op.path, params);

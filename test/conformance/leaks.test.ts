@@ -4,7 +4,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { internals, internalsShown, keyLeak, MIN_KEY_LENGTH, sameLengthWrongKeys } from '../../conformance/checks/leaks.js';
+import { internals, internalsShown, keyLeak, MIN_KEY_LENGTH, probesOf, sameLengthWrongKeys } from '../../conformance/checks/leaks.js';
+import { operationById } from '../../spec/operations.js';
 import type { Exchange } from '../../conformance/client.js';
 import type { CheckContext } from '../../conformance/types.js';
 import { parseJson } from '../../spec/json/index.js';
@@ -135,3 +136,25 @@ t.test('a report rebuilds the key with its middle character replaced from $PETST
   });
   t.equal(stdout, changed, 'sh turns the shell word back into the replaced key');
 });
+
+t.test(
+  "each operation's credential probes: none, the two wrong keys, the key without a scheme, the valid key; to createPet each with a valid NewPet",
+  async (t) => {
+    const c = { options: { apiKey: KEY, namePrefix: 'conform-', seed: 1 } } as unknown as CheckContext;
+    const wrong = sameLengthWrongKeys(KEY);
+    for (const op of ['listPets', 'createPet', 'getPet'].map(operationById)) {
+      const probes = probesOf(c, op, '7').slice(0, 5);
+      t.same(
+        probes.map((p) => p.auth),
+        [null, `Bearer ${wrong[0]!.key}`, `Bearer ${wrong[2]!.key}`, KEY, undefined],
+        `${op.operationId}: the credentials`,
+      );
+      for (const probe of probes) {
+        if (op.requestBody) {
+          const parsed = parseJson(probe.body ?? '');
+          t.ok(parsed.ok && typeof (parsed.value as Record<string, unknown>)['name'] === 'string', `${op.operationId} with ${probe.label}: a NewPet body`);
+        } else t.equal(probe.body, undefined, `${op.operationId} with ${probe.label}: no body`);
+      }
+    }
+  },
+);

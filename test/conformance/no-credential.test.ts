@@ -3,7 +3,8 @@
 // outside the base path (targetsOf). A fixture shows a server's leak; these
 // say what the check makes of an answer that no fixture in the corpus gives.
 import t from 'tap';
-import { isPetShaped, servedWithoutKey, targetsOf, type Attempt, type Target } from '../../conformance/checks/no-credential.js';
+import { isPetShaped, requestOf, servedWithoutKey, targetsOf, type Attempt, type Target } from '../../conformance/checks/no-credential.js';
+import { REQUEST_FIELDS } from '../../conformance/catalogues/request-fields.js';
 import { Knowledge } from '../../conformance/knowledge.js';
 import type { WireResponse } from '../../conformance/client.js';
 import type { CheckContext } from '../../conformance/types.js';
@@ -107,4 +108,21 @@ t.test('the routes tried outside the base path are found by taking the version o
 t.test('the walk is bounded in objects too', async (t) => {
   const many = `[${Array.from({ length: 10_050 }, () => '{"x":1}').join(',')},{"id":4711,"name":"conform-witness"}]`;
   t.equal(servedWithoutKey(attempt('/debug'), answer(200, many), [], knowledge), undefined, 'a pet past ten thousand objects is not looked for');
+});
+
+t.test('a request without the key: Proxy-Authorization left out only through a proxy, Content-Type only with content', async (t) => {
+  const proxyField = REQUEST_FIELDS.findIndex((f) => f.name === 'proxy-authorization');
+  const apiKeyField = REQUEST_FIELDS.findIndex((f) => f.name === 'x-api-key');
+  const c = (proxy?: string) =>
+    ({ options: { baseUrl: 'http://h/v1', apiKey: 'secret-key-123', namePrefix: 'conform-' }, client: { proxy }, operations }) as unknown as CheckContext;
+  const sent = (proxy: string | undefined, body: Attempt['body']) =>
+    requestOf(c(proxy), { ...attempt('/pets/{pet}', true, 'POST'), fields: [proxyField, apiKeyField], body }, [witness]);
+  t.equal(sent(undefined, 'none').headers['proxy-authorization'], 'Bearer secret-key-123', 'sent straight to the target: Proxy-Authorization carries the key');
+  t.equal(sent('http://127.0.0.1:3128', 'none').headers['proxy-authorization'], undefined, 'through a proxy: it is the proxy’s own field, left out');
+  t.equal(sent('http://127.0.0.1:3128', 'none').headers['x-api-key'], 'secret-key-123', 'the other fields still go');
+  t.equal(sent(undefined, 'none').headers['content-type'], undefined, 'no content, no Content-Type');
+  t.equal(sent(undefined, 'none').body, undefined);
+  t.equal(sent(undefined, 'new pet').headers['content-type'], 'application/json');
+  t.equal(sent(undefined, 'a form').headers['content-type'], 'application/x-www-form-urlencoded');
+  t.equal(sent(undefined, 'none').path, '/pets/4711', 'the witness id in the path');
 });
