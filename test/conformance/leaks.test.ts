@@ -4,8 +4,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { internals, internalsShown, keyLeak, MIN_KEY_LENGTH, probesOf, sameLengthWrongKeys } from '../../conformance/checks/leaks.js';
-import { operationById } from '../../spec/operations.js';
+import { internals, internalsShown, keyLeak, leaksChecks, MIN_KEY_LENGTH, probesOf, sameLengthWrongKeys } from '../../conformance/checks/leaks.js';
+import { describeOperations, operationById } from '../../spec/operations.js';
+import { openapi } from '../../spec/openapi.js';
 import type { Exchange } from '../../conformance/client.js';
 import type { CheckContext } from '../../conformance/types.js';
 import { parseJson } from '../../spec/json/index.js';
@@ -158,3 +159,37 @@ t.test(
     }
   },
 );
+
+t.test("a key leaked in the answer to another family's request fails the operation's key check, naming the first such answer", async (t) => {
+  const observers: ((e: Exchange) => void)[] = [];
+  const clean = { status: 200, headers: { 'content-type': 'application/json' }, text: '[]', json: [], durationMs: 1 } as unknown as WireResponse;
+  const ctx = {
+    client: { observe: (observer: (e: Exchange) => void) => observers.push(observer) },
+    operations: describeOperations(openapi),
+    options: { apiKey: KEY, seed: 1, runs: 5, namePrefix: 'conform-' },
+    send: async (_family: string, request: WireRequest) => ({ request: { ...request, headers: {} }, response: clean }),
+    timeLeft: () => 60_000,
+  } as unknown as CheckContext;
+  const checks = leaksChecks(ctx);
+  t.same(
+    checks.map((c) => c.id),
+    ['leaks.listPets.key', 'leaks.createPet.key', 'leaks.getPet.key', 'leaks.listPets.near-miss', 'leaks.getPet.near-miss', 'leaks.internals'],
+    'a key check for every operation, a near-miss check for the reads',
+  );
+  const refusal = (path: string) =>
+    ({
+      family: 'limits',
+      request: { method: 'GET', path, headers: { authorization: `Bearer ${KEY}` }, operationId: 'listPets' },
+      response: { status: 400, headers: {}, text: `limit is invalid for key ${KEY}`, json: undefined, durationMs: 1 },
+    }) as unknown as Exchange;
+  for (const observer of observers) {
+    observer(refusal('/pets?limit=0'));
+    observer(refusal('/pets?limit=101'));
+  }
+  const list = await checks[0]!.run(ctx);
+  t.equal(list.status, 'failed');
+  t.match(list.failure?.message, /body of the 400 answer holds the API key \(seen on a request of this run\)/);
+  t.equal(list.failure?.request?.path, '/pets?limit=0', 'the first answer that showed it');
+  const create = await checks[1]!.run(ctx);
+  t.equal(create.status, 'passed', 'another operation is judged by its own answers');
+});
