@@ -116,7 +116,7 @@ const TARGETS = [
     only: ['invalidBodyClasses', 'applyMutation', 'invalidBody', 'invalidBodyExamples', 'requiredOnly', 'unboundedMarkedProperty', 'withLongMarked', 'without'],
   },
   // With the invalid parameter texts the limits checks send.
-  { file: 'conformance/checks/limits.ts', family: 'limits' },
+  { file: 'conformance/checks/limits.ts', family: 'limits', tests: ['test/conformance/property-runs.test.ts'] },
   { file: 'conformance/arbitraries/requests.ts', family: 'limits', only: ['invalidParameterTexts'] },
   { file: 'conformance/checks/state.ts', family: 'state' },
   // With its catalogue of JSON texts (module-level: judged in a child process each).
@@ -143,7 +143,7 @@ const TARGETS = [
   { file: 'conformance/checks/leaks.ts', family: 'leaks', tests: ['test/conformance/leaks.test.ts'] },
   // The judge of every answer: it only observes, so each fixture's traffic is recorded once and replayed into it.
   { file: 'conformance/checks/responses.ts', family: 'responses' },
-  { file: 'conformance/checks/concurrency.ts', family: 'concurrency' },
+  { file: 'conformance/checks/concurrency.ts', family: 'concurrency', tests: ['test/conformance/property-runs.test.ts'] },
   // The helpers several families share: each mutant is judged by every family whose runs reach it (judgedBy),
   // each run only where the unmutated run of that fixture and family reached the mutant (see baselineOfHelpers).
   { file: 'conformance/checks/page.ts', family: 'page', judgedBy: ['limits', 'state', 'concurrency'], optIn: true },
