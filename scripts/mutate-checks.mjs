@@ -120,7 +120,7 @@ const TARGETS = [
   { file: 'conformance/arbitraries/requests.ts', family: 'limits', only: ['invalidParameterTexts'] },
   { file: 'conformance/checks/state.ts', family: 'state' },
   // With its catalogue of JSON texts (module-level: judged in a child process each).
-  { file: 'conformance/checks/json.ts', family: 'json' },
+  { file: 'conformance/checks/json.ts', family: 'json', tests: ['test/conformance/json-rules.test.ts'] },
   { file: 'conformance/catalogues/json-texts.ts', family: 'json', tests: ['test/conformance/json-texts.test.ts'] },
   // What the hand-written messages put on the wire, which node:http fixtures cannot all show: its test reads the sockets.
   { file: 'conformance/checks/http.ts', family: 'http', optIn: true, tests: ['test/conformance/http-messages.test.ts'] },

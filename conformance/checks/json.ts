@@ -22,7 +22,7 @@ const isJsonType = (type: string | undefined): boolean => /^application\/([\w.+-
 const jsonAnswer = ({ response }: Exchange): boolean =>
   response.text.length > 0 && response.undecodable === undefined && isJsonType(response.headers['content-type']);
 
-const encoding: AnswerRule = {
+export const encoding: AnswerRule = {
   id: 'json.encoding',
   family: 'json',
   title: 'every JSON answer is UTF-8, without a byte order mark',
@@ -37,7 +37,7 @@ const encoding: AnswerRule = {
   },
 };
 
-const uniqueNames: AnswerRule = {
+export const uniqueNames: AnswerRule = {
   id: 'json.unique-names',
   family: 'json',
   title: 'no object of a JSON answer names a member twice with different values (twice with the same value: advisory)',
