@@ -503,11 +503,9 @@ async function work([progress, ...args]) {
     });
   }
   try {
-    for (const dir of ['conformance', 'spec', 'src', 'fixtures']) cpSync(join(root, dir), join(sandbox, dir), { recursive: true });
-    for (const file of ['package.json', 'tsconfig.json', ...targets.flatMap((t) => t.tests ?? [])]) {
-      mkdirSync(dirname(join(sandbox, file)), { recursive: true });
-      cpSync(join(root, file), join(sandbox, file));
-    }
+    // test/ whole: a target's tests import their helpers (test/helpers) like any other test.
+    for (const dir of ['conformance', 'spec', 'src', 'fixtures', 'test']) cpSync(join(root, dir), join(sandbox, dir), { recursive: true });
+    for (const file of ['package.json', 'tsconfig.json']) cpSync(join(root, file), join(sandbox, file));
     for (const link of ['node_modules', 'dist']) symlinkSync(join(root, link), join(sandbox, link));
     const all = (await instrument(sandbox, targets)).map((m) => ({ ...m, switchId: m.id, described: describe(m) }));
     const equivalents = JSON.parse(readFileSync(join(root, 'mutation/check-equivalents.json'), 'utf8'));

@@ -10,18 +10,16 @@ import { PAGE_SIZE_FORMS } from '../../conformance/catalogues/page-sizes.js';
 import { REQUEST_FIELDS } from '../../conformance/catalogues/request-fields.js';
 import { ACCEPT_ENCODINGS } from '../../conformance/catalogues/codings.js';
 import { routeSpellings } from '../../conformance/arbitraries/spellings.js';
-import { createServer } from '../../src/server/index.js';
 import { openapi } from '../../spec/openapi.js';
-import { describeOperations } from '../../spec/operations.js';
+import { integerRange } from '../../conformance/arbitraries/schema.js';
+import { pageSizeParameter } from '../../conformance/checks/shared.js';
+import { describeOperations, operationById } from '../../spec/operations.js';
+import { startTestServer } from '../helpers/server.js';
 
 const CHECK = 'invariants.listPets.any-request';
 
 t.test('past its examples, any-request draws combinations of catalogue entries, each one a real entry', async (t) => {
-  // The server itself, not test/helpers: the mutation run copies this file alone beside conformance/ and src/.
-  const server = createServer({ onError: (error) => t.fail(String(error)) });
-  const url = await server.listen(0, '127.0.0.1');
-  t.teardown(() => server.close());
-  const key = server.apiKeys[0]!;
+  const { server, url, key } = await startTestServer(t);
   const basePath = new URL(url).pathname;
   const sent: { method: string; url: string; headers: Record<string, string | string[] | undefined> }[] = [];
   server.http.prependListener('request', (req) => sent.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers }));
@@ -31,11 +29,19 @@ t.test('past its examples, any-request draws combinations of catalogue entries, 
   t.equal(outcome?.status, 'passed', 'every drawn case is a request the check can make (an index past a catalogue would throw)');
   t.equal(outcome?.runs, 200, 'half of --runs, more than the examples');
 
-  const firstForm = PAGE_SIZE_FORMS[0]!.query('limit', 100n);
+  const size = pageSizeParameter(operationById('listPets'))!;
+  const firstForm = PAGE_SIZE_FORMS[0]!.query(size.name, integerRange(size.schema)[1]);
   const fields = REQUEST_FIELDS.filter((f) => f.safe && !f.keyElsewhere).map((f) => ({ name: f.name, value: f.value({ apiKey: key, basePath }) }));
   const codings = ACCEPT_ENCODINGS.slice(1).map((e) => e.value);
   // The list's requests, not the creations that fill it.
-  const lists = sent.filter(({ url }) => url.includes('?') && /limit/i.test(url.slice(url.indexOf('?') + 1)));
+  const lists = sent.filter(
+    ({ url }) =>
+      url.includes('?') &&
+      url
+        .slice(url.indexOf('?') + 1)
+        .toLowerCase()
+        .includes(size.name.toLowerCase()),
+  );
   const otherForm = lists.filter(({ url }) => url.slice(url.indexOf('?') + 1) !== firstForm);
   const withField = ({ headers }: (typeof sent)[number]) => fields.some((f) => headers[f.name] === f.value);
 
@@ -65,7 +71,8 @@ t.test('past its examples, any-request draws combinations of catalogue entries, 
     'every request is below the base path, its query after one ? (the spelling that ends in ? included)',
   );
   t.ok(
-    sent.some(({ url }) => url.startsWith(`${basePath}/pets?limit=`)) && sent.some(({ url }) => /\/pets\?$/.test(url) === false && url.includes('/pets?')),
+    sent.some(({ url }) => url.startsWith(`${basePath}/pets?${size.name}=`)) &&
+      sent.some(({ url }) => /\/pets\?$/.test(url) === false && url.includes('/pets?')),
     'the page size follows the ? of each spelling',
   );
 
@@ -90,11 +97,11 @@ t.test('past its examples, any-request draws combinations of catalogue entries, 
 
 t.test('without a page size in the spec, any-request asks for the list as the path alone, and after the ? of the spelling that ends in one', async (t) => {
   const doc = structuredClone(openapi) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  doc.paths['/pets'].get.parameters = doc.paths['/pets'].get.parameters.filter((p: { name: string }) => p.name !== 'limit');
+  doc.paths['/pets'].get.parameters = doc.paths['/pets'].get.parameters.filter(
+    (p: { name: string }) => p.name !== pageSizeParameter(operationById('listPets'))!.name,
+  );
   const operations = describeOperations(doc);
-  const server = createServer({ operations, onError: (error) => t.fail(String(error)) });
-  const url = await server.listen(0, '127.0.0.1');
-  t.teardown(() => server.close());
+  const { server, url } = await startTestServer(t, { operations });
   const basePath = new URL(url).pathname;
   const urls: string[] = [];
   server.http.prependListener('request', (req) => urls.push(req.url ?? ''));

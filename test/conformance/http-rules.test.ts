@@ -7,6 +7,7 @@ import t from 'tap';
 import { HTTP_RULES } from '../../conformance/checks/http-rules.js';
 import type { Exchange } from '../../conformance/client.js';
 import type { CheckContext } from '../../conformance/types.js';
+import { ruleVerdict } from '../helpers/rules.js';
 
 const KEY = 'Bearer secret-key-123';
 const ctx = { client: { authorization: KEY, baseUrl: 'http://127.0.0.1:1/v1' }, operations: [] } as unknown as CheckContext;
@@ -36,15 +37,7 @@ const exchange = (s: Sketch): Exchange =>
     response: { status: s.status, headers: s.answer ?? {}, text: s.text ?? '', json: s.json, durationMs: 1, ...(s.coding ? { coding: s.coding } : {}) },
   }) as unknown as Exchange;
 
-/** What the rule says of the answer: undefined when it does not speak about it, else its finding ('ok' for none). */
-function verdict(id: string, s: Sketch): string | undefined {
-  const r = rule(id);
-  const e = exchange(s);
-  if (!r.applies(e, ctx)) return undefined;
-  const finding = r.judge(e, ctx);
-  if (finding === undefined) return 'ok';
-  return 'problem' in finding ? finding.problem : `open: ${finding.open}`;
-}
+const verdict = (id: string, s: Sketch) => ruleVerdict(rule(id), exchange(s), ctx);
 
 t.test('every rule is of the http family, under its own id', async (t) => {
   t.ok(HTTP_RULES.length >= 8);

@@ -8,6 +8,7 @@ import { encoding, uniqueNames } from '../../conformance/checks/json.js';
 import type { AnswerRule } from '../../conformance/checks/rules.js';
 import type { Exchange } from '../../conformance/client.js';
 import type { CheckContext } from '../../conformance/types.js';
+import { ruleVerdict } from '../helpers/rules.js';
 
 const ctx = {} as CheckContext;
 
@@ -17,10 +18,7 @@ function verdict(rule: AnswerRule, type: string, response: Record<string, unknow
     request: { method: 'GET', path: '/pets', headers: {}, operationId: 'listPets' },
     response: { status: 500, headers: { 'content-type': type }, text: '{"a":1,"a":2}', json: { a: 2 }, durationMs: 1, ...response },
   } as unknown as Exchange;
-  if (!rule.applies(e, ctx)) return undefined;
-  const finding = rule.judge(e, ctx);
-  if (finding === undefined) return 'ok';
-  return 'problem' in finding ? finding.problem : `open: ${finding.open}`;
+  return ruleVerdict(rule, e, ctx);
 }
 
 const JSON_TYPES = ['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/problem+json', 'application/vnd.pet.v1+json'];

@@ -7,10 +7,9 @@ import t from 'tap';
 import { internals, internalsShown, keyLeak, leaksChecks, MIN_KEY_LENGTH, probesOf, sameLengthWrongKeys } from '../../conformance/checks/leaks.js';
 import { describeOperations, operationById } from '../../spec/operations.js';
 import { openapi } from '../../spec/openapi.js';
-import type { Exchange } from '../../conformance/client.js';
 import type { CheckContext } from '../../conformance/types.js';
 import { parseJson } from '../../spec/json/index.js';
-import type { WireRequest, WireResponse } from '../../conformance/client.js';
+import type { Exchange, WireRequest, WireResponse } from '../../conformance/client.js';
 import { keyForms, replaceMiddle } from '../../conformance/key-forms.js';
 
 const KEY = 'secret-key-123';

@@ -5,7 +5,7 @@
 // wrapping its store: what the check sends, and what it would miss.
 import t, { type Test } from 'tap';
 import { runConformance } from '../../conformance/index.js';
-import { createServer } from '../../src/server/index.js';
+import { startTestServer } from '../helpers/server.js';
 
 const CHECK = 'invariants.createPet.owns-fields';
 
@@ -13,9 +13,7 @@ type Misbehaviour = (store: { get: (id: bigint) => unknown; create: (pet: unknow
 
 /** The check's outcome against the reference server, its store changed by `misbehave`, and the bodies it was sent. */
 async function run(t: Test, misbehave?: Misbehaviour) {
-  const server = createServer({ onError: (error) => t.fail(String(error)) });
-  const url = await server.listen(0, '127.0.0.1');
-  t.teardown(() => server.close());
+  const { server, url, key } = await startTestServer(t);
   // The witness: the first pet the check creates (its name carries owner-).
   let witness: bigint | undefined;
   const store = server.store as unknown as { get: (id: bigint) => unknown; create: (pet: { name: string }) => { ok: boolean; id: bigint; json: Buffer } };
@@ -33,7 +31,7 @@ async function run(t: Test, misbehave?: Misbehaviour) {
     req.on('data', (chunk: Buffer) => (text += chunk.toString()));
     req.on('end', () => bodies.push(text));
   });
-  const result = await runConformance({ baseUrl: url, apiKey: server.apiKeys[0]!, seed: 5, runs: 25, families: ['invariants'], checkIds: [CHECK] });
+  const result = await runConformance({ baseUrl: url, apiKey: key, seed: 5, runs: 25, families: ['invariants'], checkIds: [CHECK] });
   const outcome = result.checks.find((c) => c.id === CHECK);
   return { status: outcome?.status, message: outcome?.failure?.message ?? '', bodies, witness: witness! };
 }

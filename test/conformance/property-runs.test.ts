@@ -4,13 +4,11 @@
 // the reference server at a --runs where the share shows.
 import t, { type Test } from 'tap';
 import { runConformance } from '../../conformance/index.js';
-import { createServer } from '../../src/server/index.js';
+import { startTestServer } from '../helpers/server.js';
 
 async function runsOf(t: Test, checkIds: string[], families: string[], runs: number) {
-  const server = createServer({ onError: (error) => t.fail(String(error)) });
-  const url = await server.listen(0, '127.0.0.1');
-  t.teardown(() => server.close());
-  const result = await runConformance({ baseUrl: url, apiKey: server.apiKeys[0]!, seed: 9, runs, families: families as never, checkIds });
+  const { url, key } = await startTestServer(t);
+  const result = await runConformance({ baseUrl: url, apiKey: key, seed: 9, runs, families: families as never, checkIds });
   return Object.fromEntries(result.checks.map((c) => [c.id, `${c.status} ${c.runs ?? ''}`.trim()]));
 }
 
