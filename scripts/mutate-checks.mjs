@@ -96,29 +96,30 @@ const ENGINE = {
  * file to the named top-level functions (a catalogue inside a larger module).
  */
 const TARGETS = [
-  { file: 'conformance/checks/auth.ts', family: 'auth' },
+  { file: 'conformance/checks/auth.ts', family: 'auth', tests: ['test/conformance/read-only.test.ts'] },
   // The credential catalogue: the near misses of the key every auth check sends.
-  { file: 'conformance/arbitraries/requests.ts', family: 'auth', only: ['refusedAuthorizationExamples'] },
+  { file: 'conformance/arbitraries/requests.ts', family: 'auth', only: ['refusedAuthorizationExamples'], tests: ['test/conformance/request-catalogue.test.ts'] },
   // With its catalogues (JSON_SPELLINGS, OTHER_MEDIA_TYPES, JSON_ACCEPTS: module-level, judged in a child process each).
-  { file: 'conformance/checks/media-types.ts', family: 'media-types' },
+  { file: 'conformance/checks/media-types.ts', family: 'media-types', tests: ['test/conformance/media-types.test.ts'] },
   // The routes checks, with their spelling catalogue (module-level helpers: judged in a child process each).
   { file: 'conformance/checks/routes.ts', family: 'routes', tests: ['test/conformance/routes.test.ts'] },
   { file: 'conformance/arbitraries/spellings.ts', family: 'routes' },
   // With how the unknown ids of not-found are spelled.
   { file: 'conformance/checks/not-found.ts', family: 'not-found', tests: ['test/conformance/not-found.test.ts'] },
   { file: 'conformance/arbitraries/requests.ts', family: 'not-found', only: ['pathValue'] },
-  { file: 'conformance/checks/deprecation.ts', family: 'deprecation' },
+  { file: 'conformance/checks/deprecation.ts', family: 'deprecation', tests: ['test/conformance/not-deprecated.test.ts'] },
   // With the invalid bodies the validation checks send.
   { file: 'conformance/checks/validation.ts', family: 'validation' },
   {
     file: 'conformance/arbitraries/requests.ts',
     family: 'validation',
     only: ['invalidBodyClasses', 'applyMutation', 'invalidBody', 'invalidBodyExamples', 'requiredOnly', 'unboundedMarkedProperty', 'withLongMarked', 'without'],
+    tests: ['test/conformance/request-catalogue.test.ts'],
   },
   // With the invalid parameter texts the limits checks send.
   { file: 'conformance/checks/limits.ts', family: 'limits', tests: ['test/conformance/property-runs.test.ts'] },
   { file: 'conformance/arbitraries/requests.ts', family: 'limits', only: ['invalidParameterTexts'] },
-  { file: 'conformance/checks/state.ts', family: 'state' },
+  { file: 'conformance/checks/state.ts', family: 'state', tests: ['test/conformance/state-model.test.ts'] },
   // With its catalogue of JSON texts (module-level: judged in a child process each).
   { file: 'conformance/checks/json.ts', family: 'json', tests: ['test/conformance/json-rules.test.ts'] },
   { file: 'conformance/catalogues/json-texts.ts', family: 'json', tests: ['test/conformance/json-texts.test.ts'] },
@@ -143,10 +144,10 @@ const TARGETS = [
   { file: 'conformance/checks/leaks.ts', family: 'leaks', tests: ['test/conformance/leaks.test.ts'] },
   // The judge of every answer: it only observes, so each fixture's traffic is recorded once and replayed into it.
   { file: 'conformance/checks/responses.ts', family: 'responses' },
-  { file: 'conformance/checks/concurrency.ts', family: 'concurrency', tests: ['test/conformance/property-runs.test.ts'] },
+  { file: 'conformance/checks/concurrency.ts', family: 'concurrency', tests: ['test/conformance/property-runs.test.ts', 'test/conformance/bursts.test.ts'] },
   // The helpers several families share: each mutant is judged by every family whose runs reach it (judgedBy),
   // each run only where the unmutated run of that fixture and family reached the mutant (see baselineOfHelpers).
-  { file: 'conformance/checks/page.ts', family: 'page', judgedBy: ['limits', 'state', 'concurrency'], optIn: true },
+  { file: 'conformance/checks/page.ts', family: 'page', judgedBy: ['limits', 'state', 'concurrency'], optIn: true, tests: ['test/conformance/pages.test.ts'] },
   // What a rule's check makes of its findings (grouping, counts, advisories, --strict) shows in the report,
   // which no fixture's pass or fail reads: its own test judges the mutants the fixtures do not kill.
   {

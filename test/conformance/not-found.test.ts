@@ -5,6 +5,9 @@
 // take a text for (lenientReadings) decides whether a 200 served the right pet.
 import t, { type Test } from 'tap';
 import { lenientReadings, MALFORMED_IDS } from '../../conformance/checks/not-found.js';
+import { runCheck } from '../helpers/check-run.js';
+import { jsonAnswer, startFront } from '../helpers/front.js';
+import { startTestServer } from '../helpers/server.js';
 
 const ID = 42n;
 const texts = MALFORMED_IDS.map((form) => form(ID));
@@ -67,3 +70,22 @@ t.test('lenientReadings: the integers a lenient reader may take a text for, and 
   t.same(read('42abc'), [], 'letters after them');
   t.same(read('0x2ag'), [], 'not hexadecimal');
 });
+
+t.test(
+  'with no pet to build around (--read-only, the list shows none), the texts are built around 1, the id a first pet gets, so a truncating reader still shows',
+  async (t) => {
+    const { url, key, api } = await startTestServer(t);
+    t.equal((await api('/pets', { json: { name: 'Rex', categoryId: 1 } })).status, 201);
+    // A service that lists nothing to this key and reads petId with parseInt: "1.7" is pet 1 to it.
+    const front = await startFront(t, url, (req, forward) => {
+      if (req.method === 'GET' && /^\/pets(\?|$)/.test(req.path)) return jsonAnswer(200, []);
+      const text = /^\/pets\/([^/?]*)$/.exec(req.path)?.[1];
+      if (req.method !== 'GET' || text === undefined) return forward();
+      const id = Number.parseInt(decodeURIComponent(text), 10);
+      return Number.isNaN(id) ? jsonAnswer(400, { code: 'invalid_parameter', message: 'petId', status: 400 }) : forward({ ...req, path: `/pets/${id}` });
+    });
+    const { status, message } = await runCheck(front, key, 'not-found.getPet.malformed-ids', { readOnly: true });
+    t.equal(status, 'failed');
+    t.match(message, /got 200 with the pet with id 1, which that text does not name/);
+  },
+);

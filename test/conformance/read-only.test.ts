@@ -1,0 +1,61 @@
+// --read-only skips the checks that write (check.writes) and runs every
+// other: a check marked as writing that only reads would be skipped where a
+// staging is judged read-only, and one that writes unmarked would send writes
+// there. Each family is run against the reference server (holding pets, so
+// nothing needs creating to be read), the methods of each check's requests
+// taken at the server; then again with --read-only.
+import t from 'tap';
+import { runConformance } from '../../conformance/index.js';
+import { FAMILIES } from '../../conformance/types.js';
+import { createPets, startTestServer } from '../helpers/server.js';
+
+/**
+ * The safe methods this suite sends: RFC 9110 §9.2.1's, WebDAV's PROPFIND (RFC 4918 §9.1), REPORT (RFC 3253
+ * §3.6), SEARCH (RFC 5323 §2) and QUERY (draft-ietf-httpbis-safe-method-w-body); every other may change something.
+ */
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND', 'REPORT', 'SEARCH', 'QUERY']);
+
+for (const family of FAMILIES) {
+  t.test(`${family}: with --read-only nothing unsafe is sent, and a check that sends only safe methods still runs`, async (t) => {
+    const { server, url, key, api } = await startTestServer(t);
+    await createPets(api, [
+      { name: 'Rex', categoryId: 1 },
+      { name: 'Tom', categoryId: 2 },
+    ]);
+    // One check at a time, so that each request the server sees belongs to the check running.
+    let methods = new Map<string, Set<string>>();
+    let current: Set<string> | undefined;
+    server.http.prependListener('request', (req) => current?.add(req.method ?? ''));
+    const run = async (readOnly: boolean) => {
+      methods = new Map();
+      const result = await runConformance({
+        baseUrl: url,
+        apiKey: key,
+        seed: 1,
+        runs: 5,
+        concurrency: 1,
+        families: [family],
+        readOnly,
+        onProgress: (event) => {
+          if (event.type === 'check-start') methods.set(event.check, (current = new Set()));
+          else current = undefined;
+        },
+      });
+      return { result, methods };
+    };
+    const written = await run(false);
+    const readOnly = await run(true);
+    t.ok(readOnly.result.checks.length > 0);
+    for (const outcome of readOnly.result.checks) {
+      const sent = [...(written.methods.get(outcome.id) ?? [])];
+      const sentReadOnly = [...(readOnly.methods.get(outcome.id) ?? [])];
+      const skipped = outcome.status === 'skipped' && /--read-only/.test(outcome.note ?? '');
+      const shown = `${outcome.id}: sent ${sent.join(', ') || 'nothing'}, with --read-only ${skipped ? 'skipped' : sentReadOnly.join(', ') || 'nothing'}`;
+      t.ok(
+        sentReadOnly.every((m) => SAFE.has(m)),
+        `${shown}: nothing unsafe with --read-only`,
+      );
+      if (sent.every((m) => SAFE.has(m))) t.notOk(skipped, `${shown}: only safe methods, so it runs with --read-only`);
+    }
+  });
+}
