@@ -102,7 +102,7 @@ const TARGETS = [
   // With its catalogues (JSON_SPELLINGS, OTHER_MEDIA_TYPES, JSON_ACCEPTS: module-level, judged in a child process each).
   { file: 'conformance/checks/media-types.ts', family: 'media-types', tests: ['test/conformance/media-types.test.ts'] },
   // The routes checks, with their spelling catalogue (module-level helpers: judged in a child process each).
-  { file: 'conformance/checks/routes.ts', family: 'routes', tests: ['test/conformance/routes.test.ts'] },
+  { file: 'conformance/checks/routes.ts', family: 'routes', tests: ['test/conformance/routes.test.ts', 'test/conformance/off-spec.test.ts'] },
   { file: 'conformance/arbitraries/spellings.ts', family: 'routes' },
   // With how the unknown ids of not-found are spelled.
   { file: 'conformance/checks/not-found.ts', family: 'not-found', tests: ['test/conformance/not-found.test.ts'] },
@@ -128,7 +128,7 @@ const TARGETS = [
   // The rules judge answers other families' requests get too (a 304 to an invariants request): their test gives those.
   { file: 'conformance/checks/http-rules.ts', family: 'http', optIn: true, tests: ['test/conformance/http-rules.test.ts'] },
   // any-request draws nothing at the runs the corpus is judged at (its examples fill them): its test judges what it draws.
-  { file: 'conformance/checks/invariants.ts', family: 'invariants', optIn: true, tests: ['test/conformance/any-request.test.ts', 'test/conformance/invariants-rules.test.ts', 'test/conformance/owns-fields.test.ts'] },
+  { file: 'conformance/checks/invariants.ts', family: 'invariants', optIn: true, tests: ['test/conformance/any-request.test.ts', 'test/conformance/invariants-rules.test.ts', 'test/conformance/owns-fields.test.ts', 'test/conformance/off-spec.test.ts', 'test/conformance/read-only.test.ts'] },
   // What it takes for pet data in an answer no fixture gives (a public list, a null, a pet 64 levels down): its test.
   { file: 'conformance/checks/no-credential.ts', family: 'invariants', optIn: true, tests: ['test/conformance/no-credential.test.ts'] },
   // Each Accept-Encoding field is one real clients send: its test reads it by RFC 9110 §12.5.3.
@@ -143,7 +143,7 @@ const TARGETS = [
   { file: 'conformance/catalogues/targets.ts', family: 'invariants', optIn: true },
   { file: 'conformance/checks/leaks.ts', family: 'leaks', tests: ['test/conformance/leaks.test.ts'] },
   // The judge of every answer: it only observes, so each fixture's traffic is recorded once and replayed into it.
-  { file: 'conformance/checks/responses.ts', family: 'responses' },
+  { file: 'conformance/checks/responses.ts', family: 'responses', tests: ['test/conformance/responses-judge.test.ts'] },
   { file: 'conformance/checks/concurrency.ts', family: 'concurrency', tests: ['test/conformance/property-runs.test.ts', 'test/conformance/bursts.test.ts'] },
   // The helpers several families share: each mutant is judged by every family whose runs reach it (judgedBy),
   // each run only where the unmutated run of that fixture and family reached the mutant (see baselineOfHelpers).
