@@ -63,10 +63,7 @@ for (const family of FAMILIES) {
       const sentReadOnly = [...(readOnly.methods.get(outcome.id) ?? [])];
       const skipped = outcome.status === 'skipped' && /--read-only/.test(outcome.note ?? '');
       const shown = `${outcome.id}: sent ${sent.join(', ') || 'nothing'}, with --read-only ${skipped ? 'skipped' : sentReadOnly.join(', ') || 'nothing'}`;
-      t.ok(
-        sentReadOnly.every(safe),
-        `${shown}: nothing unsafe with --read-only`,
-      );
+      t.ok(sentReadOnly.every(safe), `${shown}: nothing unsafe with --read-only`);
       if (sent.every(safe)) t.notOk(skipped, `${shown}: only safe methods, so it runs with --read-only`);
     }
   });

@@ -14,11 +14,20 @@ t.test("a 400 whose Error says status 422 fails the responses judge, named as th
     const answer = await forward();
     return answer.status === 400 ? { ...answer, body: Buffer.from(answer.body.toString().replace(/"status":400\b/, '"status":422')) } : answer;
   });
-  const result = await runConformance({ baseUrl: front, apiKey: key, seed: 1, runs: 10, families: ['limits', 'responses'], checkIds: ['limits.listPets.out-of-range', 'responses'] });
+  const result = await runConformance({
+    baseUrl: front,
+    apiKey: key,
+    seed: 1,
+    runs: 10,
+    families: ['limits', 'responses'],
+    checkIds: ['limits.listPets.out-of-range', 'responses'],
+  });
   const judged = result.checks.filter((c) => c.family === 'responses');
   t.ok(judged.length > 0);
   t.ok(
-    judged.some((c) => c.status === 'failed' && /the 400 answer has no valid Error body: `status` is 422 but the HTTP status is 400/.test(c.failure?.message ?? '')),
+    judged.some(
+      (c) => c.status === 'failed' && /the 400 answer has no valid Error body: `status` is 422 but the HTTP status is 400/.test(c.failure?.message ?? ''),
+    ),
     judged.map((c) => `${c.id}: ${c.status} ${c.failure?.message.split('\n')[0] ?? ''}`).join('; '),
   );
 });
