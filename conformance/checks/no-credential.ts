@@ -50,7 +50,8 @@ export interface Attempt {
 type BodyKind = 'none' | 'new pet' | 'new pet with a witness id' | 'a changed name' | 'a JSON Patch' | 'a form';
 
 const BODY_KINDS: readonly BodyKind[] = ['none', 'new pet', 'new pet with a witness id', 'a changed name', 'a JSON Patch', 'a form'];
-const NO_BODY_METHODS = new Set(['GET', 'HEAD', 'TRACE', 'OPTIONS', 'PROPFIND', 'SEARCH', 'REPORT', 'QUERY']);
+/** Methods that ask for no change (the registry's safe ones): they get none of the bodies, which all ask for one. */
+const SAFE_METHODS = new Set(METHODS.filter((m) => m.safe).map((m) => m.method));
 
 const PET = '{pet}';
 
@@ -83,7 +84,7 @@ export function targetsOf(ctx: CheckContext): Target[] {
   return [...new Map([...own, ...other].map((t) => [`${t.fromOrigin ? 'o' : 'b'}${t.path}`, t])).values()];
 }
 
-function attemptArbitrary(ctx: CheckContext): fc.Arbitrary<Attempt> {
+export function attemptArbitrary(ctx: CheckContext): fc.Arbitrary<Attempt> {
   const targets = targetsOf(ctx);
   const credentials = refusedCredentials(ctx.options.apiKey);
   return fc
@@ -101,7 +102,7 @@ function attemptArbitrary(ctx: CheckContext): fc.Arbitrary<Attempt> {
       query: fc.oneof({ weight: 4, arbitrary: fc.constant(-1) }, { weight: 1, arbitrary: fc.nat({ max: QUERY_FORMS.length - 1 }) }),
       body: fc.constantFrom(...BODY_KINDS),
     })
-    .map((a) => (NO_BODY_METHODS.has(a.method) ? { ...a, body: 'none' as const } : a));
+    .map((a) => (SAFE_METHODS.has(a.method) ? { ...a, body: 'none' as const } : a));
 }
 
 /**
@@ -112,7 +113,7 @@ function attemptArbitrary(ctx: CheckContext): fc.Arbitrary<Attempt> {
  * on a pet and on the collection, every field, every query form and every
  * refused credential.
  */
-function attemptExamples(ctx: CheckContext): Attempt[][] {
+export function attemptExamples(ctx: CheckContext): Attempt[][] {
   const none = { label: 'no Authorization header', header: null };
   const targets = targetsOf(ctx);
   const item = targets.find((t) => t.path.includes(PET) && !t.fromOrigin) ?? targets[0]!;
@@ -125,7 +126,7 @@ function attemptExamples(ctx: CheckContext): Attempt[][] {
     authorization: none,
     fields: [],
     query: -1,
-    body: NO_BODY_METHODS.has(method) || method === 'DELETE' ? 'none' : 'a changed name',
+    body: SAFE_METHODS.has(method) || method === 'DELETE' ? 'none' : 'a changed name',
   });
   // The batches without POST, PUT, PATCH or DELETE first: those count against --max-writes (refused or not), and a
   // budget used up ends the examples where they are.
@@ -224,8 +225,6 @@ function mayChangeState(attempt: Attempt): boolean {
     (attempt.query >= 0 && QUERY_FORMS[attempt.query]!.keyElsewhere === undefined)
   );
 }
-
-const SAFE_METHODS = new Set(METHODS.filter((m) => m.safe).map((m) => m.method));
 
 /** Each witness served with the key, as created; `cause` is the request blamed for a change. */
 async function verifyWitnesses(

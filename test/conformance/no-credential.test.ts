@@ -3,12 +3,26 @@
 // outside the base path (targetsOf). A fixture shows a server's leak; these
 // say what the check makes of an answer that no fixture in the corpus gives.
 import t from 'tap';
-import { isPetShaped, requestOf, servedWithoutKey, targetsOf, type Attempt, type Target } from '../../conformance/checks/no-credential.js';
-import { REQUEST_FIELDS } from '../../conformance/catalogues/request-fields.js';
+import fc from 'fast-check';
+import {
+  attemptArbitrary,
+  attemptExamples,
+  isPetShaped,
+  requestOf,
+  servedWithoutKey,
+  targetsOf,
+  type Attempt,
+  type Target,
+} from '../../conformance/checks/no-credential.js';
+import { METHODS } from '../../conformance/catalogues/methods.js';
+import { QUERY_FORMS, REQUEST_FIELDS } from '../../conformance/catalogues/request-fields.js';
 import { Knowledge } from '../../conformance/knowledge.js';
 import type { WireResponse } from '../../conformance/client.js';
 import type { CheckContext } from '../../conformance/types.js';
 import { describeOperations } from '../../spec/operations.js';
+import { runCheck } from '../helpers/check-run.js';
+import { startFront } from '../helpers/front.js';
+import { startTestServer } from '../helpers/server.js';
 import { openapi } from '../../spec/openapi.js';
 import { parseJson, type JsonObject, type JsonValue } from '../../spec/json/index.js';
 
@@ -125,4 +139,76 @@ t.test('a request without the key: Proxy-Authorization left out only through a p
   t.equal(sent(undefined, 'new pet').headers['content-type'], 'application/json');
   t.equal(sent(undefined, 'a form').headers['content-type'], 'application/x-www-form-urlencoded');
   t.equal(sent(undefined, 'none').path, '/pets/4711', 'the witness id in the path');
+});
+
+// What the check sends: its examples (tried before the random batches) and what the batches draw.
+const sender = {
+  options: { baseUrl: 'http://h/v1', apiKey: 'secret-key-123', namePrefix: 'conform-', seed: 1 },
+  client: {},
+  operations,
+} as unknown as CheckContext;
+const examples = attemptExamples(sender).flat();
+const drawn = fc.sample(attemptArbitrary(sender), { numRuns: 2000, seed: 7 });
+const safe = new Set(METHODS.filter((m) => m.safe).map((m) => m.method));
+
+t.test('a method that asks for no change (the registry’s safe ones: RFC 9110 §9.2.1, WebDAV, QUERY) carries no body asking for one', async (t) => {
+  const wrong = [...examples, ...drawn].filter((a) => safe.has(a.method) && a.body !== 'none');
+  t.same(
+    wrong.map((a) => `${a.method} with ${a.body}`),
+    [],
+  );
+  for (const method of safe)
+    t.ok(
+      examples.some((a) => a.method === method),
+      `${method} is tried`,
+    );
+});
+
+t.test('the examples send DELETE without content (RFC 9110 §9.3.5: a client SHOULD NOT), so a front that refuses content on it hides no route', async (t) => {
+  const deletes = examples.filter((a) => a.method === 'DELETE');
+  t.ok(deletes.length > 0);
+  t.same(
+    deletes.filter((a) => a.body !== 'none').map((a) => `${a.target.path} with ${a.body}`),
+    [],
+  );
+});
+
+t.test('every path of the interface, and each spelling of it, gets a request that may change something', async (t) => {
+  for (const target of targetsOf(sender).filter((x) => !x.fromOrigin))
+    t.ok(
+      examples.some((a) => a.target.path === target.path && !a.target.fromOrigin && !safe.has(a.method)),
+      target.label,
+    );
+});
+
+t.test('the key goes outside Authorization only where an example asks whether the target takes it there', async (t) => {
+  const elsewhere = (a: Attempt) => a.fields.some((i) => REQUEST_FIELDS[i]!.keyElsewhere) || (a.query >= 0 && QUERY_FORMS[a.query]!.keyElsewhere !== undefined);
+  for (const a of examples) {
+    const request = requestOf(sender, a, [witness]);
+    const carried =
+      request.path.includes('secret-key-123') ||
+      Object.entries(request.headers ?? {}).some(([name, value]) => name !== 'authorization' && value.includes('secret-key-123'));
+    if (carried) t.ok(elsewhere(a), `${a.method} ${request.path}: the key, asking whether it is taken there`);
+  }
+  t.ok(
+    examples.some((a) => !elsewhere(a) && a.query === -1 && a.fields.length === 0),
+    'the plain requests carry no field and no query',
+  );
+});
+
+t.test('a witness soft-deleted without a key, then answered 410 with its fields whole (a tombstone), is gone', async (t) => {
+  const { url, key } = await startTestServer(t);
+  const deleted = new Set<string>();
+  const front = await startFront(t, url, async (req, forward) => {
+    const id = /^\/pets\/(\d+)$/.exec(req.path)?.[1];
+    if (id !== undefined && req.method === 'DELETE' && req.headers.authorization !== `Bearer ${key}`) {
+      deleted.add(id);
+      return { status: 204, headers: {}, body: Buffer.alloc(0) };
+    }
+    const answer = await forward();
+    return id !== undefined && req.method === 'GET' && deleted.has(id) && answer.status === 200 ? { ...answer, status: 410 } : answer;
+  });
+  const { status, message } = await runCheck(front, key, 'invariants.no-credential', { runs: 1 });
+  t.equal(status, 'failed');
+  t.match(message, /witness pet \d+, read with the key after DELETE .* is answered 410, not 200: it is gone/);
 });
