@@ -124,7 +124,7 @@ const TARGETS = [
   { file: 'conformance/checks/json.ts', family: 'json', tests: ['test/conformance/json-rules.test.ts'] },
   { file: 'conformance/catalogues/json-texts.ts', family: 'json', tests: ['test/conformance/json-texts.test.ts'] },
   // What the hand-written messages put on the wire, which node:http fixtures cannot all show: its test reads the sockets.
-  { file: 'conformance/checks/http.ts', family: 'http', optIn: true, tests: ['test/conformance/http-messages.test.ts'] },
+  { file: 'conformance/checks/http.ts', family: 'http', optIn: true, tests: ['test/conformance/http-messages.test.ts', 'test/conformance/off-spec.test.ts'] },
   // The rules judge answers other families' requests get too (a 304 to an invariants request): their test gives those.
   { file: 'conformance/checks/http-rules.ts', family: 'http', optIn: true, tests: ['test/conformance/http-rules.test.ts'] },
   // any-request draws nothing at the runs the corpus is judged at (its examples fill them): its test judges what it draws.

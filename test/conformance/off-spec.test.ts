@@ -19,6 +19,7 @@ type Start = (t: Test) => Promise<{ url: string; apiKey: string; close: () => un
 const CASES: readonly [Family, string, Start, string][] = [
   ['routes', 'redirects-to-canonical-route', () => startVariant('redirects-to-canonical-route'), 'redirects a spelling of a route to the canonical one'],
   ['invariants', 'conditional-and-ranges', () => startVariant('conditional-and-ranges'), 'answers a Range with 206 and a precondition with 304 or 412'],
+  ['http', 'conditional-and-ranges', () => startVariant('conditional-and-ranges'), 'answers a Range with 206 and a precondition with 304 or 412'],
   // The page size out of range is answered as the seed allows (clamped), so the list's precondition is evaluated.
   [
     'invariants',
