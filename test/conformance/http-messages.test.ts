@@ -138,8 +138,8 @@ function lengthFirstServer(options: { closeAfterBoth?: true; unvalidated?: true 
   });
 }
 
-t.test('a server that reads the body by Content-Length beside Transfer-Encoding is caught smuggling the rest as a second request', async (t) => {
-  const server = lengthFirstServer();
+/** The outcome of http.createPet.message against `server`, listening on an ephemeral port for the test. */
+async function messageCheckOn(t: Test, server: net.Server | http.Server) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const { port } = server.address() as net.AddressInfo;
@@ -151,7 +151,11 @@ t.test('a server that reads the body by Content-Length beside Transfer-Encoding 
     families: ['http'],
     checkIds: ['http.createPet.message'],
   });
-  const outcome = result.checks.find((c) => c.id === 'http.createPet.message');
+  return result.checks.find((c) => c.id === 'http.createPet.message');
+}
+
+t.test('a server that reads the body by Content-Length beside Transfer-Encoding is caught smuggling the rest as a second request', async (t) => {
+  const outcome = await messageCheckOn(t, lengthFirstServer());
   t.equal(outcome?.status, 'failed');
   t.match(outcome?.failure?.message, /then another answer on the same connection: the body was read by its Content-Length/);
 });
@@ -159,19 +163,7 @@ t.test('a server that reads the body by Content-Length beside Transfer-Encoding 
 t.test('a server that frames by Content-Length beside Transfer-Encoding but closes the connection: its 201 is for a pet not sent, and fails', async (t) => {
   // Nothing is smuggled (the connection is closed), but the body read was one byte of the chunked coding: what it
   // created is not the NewPet sent, and a 201 to that request is judged like any other create (RFC 9112 §6.3).
-  const server = lengthFirstServer({ closeAfterBoth: true, unvalidated: true });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const { port } = server.address() as net.AddressInfo;
-  const result = await runConformance({
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    apiKey: 'secret-key-123',
-    seed: 3,
-    runs: 25,
-    families: ['http'],
-    checkIds: ['http.createPet.message'],
-  });
-  const outcome = result.checks.find((c) => c.id === 'http.createPet.message');
+  const outcome = await messageCheckOn(t, lengthFirstServer({ closeAfterBoth: true, unvalidated: true }));
   t.equal(outcome?.status, 'failed');
   const head = (outcome?.failure?.request?.raw ?? '').split('\r\n\r\n')[0]!.split('\r\n');
   t.ok(head.some((l) => /^content-length:/i.test(l)) && head.some((l) => /^transfer-encoding:/i.test(l)), 'the failing request is the one with both framings');
@@ -188,21 +180,8 @@ t.test('a 201 to a chunked create that carries no Pet fails the check, with that
       else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => {
-    server.closeAllConnections();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  const { port } = server.address() as net.AddressInfo;
-  const result = await runConformance({
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    apiKey: 'secret-key-123',
-    seed: 3,
-    runs: 25,
-    families: ['http'],
-    checkIds: ['http.createPet.message'],
-  });
-  const outcome = result.checks.find((c) => c.id === 'http.createPet.message');
+  t.teardown(() => server.closeAllConnections());
+  const outcome = await messageCheckOn(t, server);
   t.equal(outcome?.status, 'failed');
   // The target's fault, shown with its answer: not the check stumbling over a body it did not expect.
   t.equal(outcome?.failure?.response?.status, 201, 'the failure shows the 201');
