@@ -139,7 +139,8 @@ const TARGETS = [
   // An entry is for a server that acts on that one field or value (one fixture an entry would be tuned to the catalogue):
   // its test states what each entry is, by the standard or framework that gives it its meaning.
   { file: 'conformance/catalogues/request-fields.ts', family: 'invariants', optIn: true, tests: ['test/conformance/request-fields.test.ts'] },
-  { file: 'conformance/catalogues/methods.ts', family: 'invariants', optIn: true },
+  // Which methods are safe decides both when no-credential reads its witnesses back and which bodies it sends: its test.
+  { file: 'conformance/catalogues/methods.ts', family: 'invariants', optIn: true, tests: ['test/conformance/no-credential.test.ts'] },
   { file: 'conformance/catalogues/targets.ts', family: 'invariants', optIn: true },
   { file: 'conformance/checks/leaks.ts', family: 'leaks', tests: ['test/conformance/leaks.test.ts'] },
   // The judge of every answer: it only observes, so each fixture's traffic is recorded once and replayed into it.

@@ -15,6 +15,7 @@ import {
   type Target,
 } from '../../conformance/checks/no-credential.js';
 import { METHODS } from '../../conformance/catalogues/methods.js';
+import { refusedAuthorizationExamples } from '../../conformance/arbitraries/requests.js';
 import { QUERY_FORMS, REQUEST_FIELDS } from '../../conformance/catalogues/request-fields.js';
 import { Knowledge } from '../../conformance/knowledge.js';
 import type { WireResponse } from '../../conformance/client.js';
@@ -150,18 +151,50 @@ const sender = {
 const examples = attemptExamples(sender).flat();
 const drawn = fc.sample(attemptArbitrary(sender), { numRuns: 2000, seed: 7 });
 const safe = new Set(METHODS.filter((m) => m.safe).map((m) => m.method));
+/** The methods their standards define as safe (a request with one asks for no change), each with where it says so. */
+const SAFE_BY_STANDARD: Readonly<Record<string, string>> = {
+  GET: 'RFC 9110 §9.2.1',
+  HEAD: 'RFC 9110 §9.2.1',
+  OPTIONS: 'RFC 9110 §9.2.1',
+  TRACE: 'RFC 9110 §9.2.1',
+  PROPFIND: 'RFC 4918 §9.1 (WebDAV)',
+  REPORT: 'RFC 3253 §3.6 (WebDAV versioning)',
+  SEARCH: 'RFC 5323 §2 (WebDAV SEARCH)',
+  QUERY: 'draft-ietf-httpbis-safe-method-w-body',
+};
+/** Whether the request as sent carries content: every body the check sends asks for a change (a new pet, a replaced or patched name, a form). */
+const asksForChange = (a: Attempt) => requestOf(sender, a, [witness]).body !== undefined;
 
-t.test('a method that asks for no change (the registry’s safe ones: RFC 9110 §9.2.1, WebDAV, QUERY) carries no body asking for one', async (t) => {
-  const wrong = [...examples, ...drawn].filter((a) => safe.has(a.method) && a.body !== 'none');
-  t.same(
-    wrong.map((a) => `${a.method} with ${a.body}`),
-    [],
-  );
-  for (const method of safe)
+t.test('a method that asks for no change (the safe ones: RFC 9110 §9.2.1, WebDAV, QUERY) carries no body asking for one', async (t) => {
+  for (const [method, where] of Object.entries(SAFE_BY_STANDARD)) {
+    const sent = [...examples, ...drawn].filter((a) => a.method === method);
     t.ok(
       examples.some((a) => a.method === method),
       `${method} is tried`,
     );
+    t.same(
+      sent.filter(asksForChange).map((a) => `${a.target.path} with ${a.body}`),
+      [],
+      `${method} is safe (${where}): a request with it is no attempt to change a pet`,
+    );
+  }
+  const wrong = [...examples, ...drawn].filter((a) => safe.has(a.method) && asksForChange(a));
+  t.same(
+    wrong.map((a) => `${a.method} with ${a.body}`),
+    [],
+    'nor does any other method the registry marks safe',
+  );
+});
+
+t.test('GET, HEAD and TRACE go without content (RFC 9110 §9.3.1, §9.3.2; §9.3.8: a client MUST NOT send content in a TRACE request)', async (t) => {
+  for (const a of [...examples, ...drawn].filter((x) => ['GET', 'HEAD', 'TRACE'].includes(x.method))) {
+    const request = requestOf(sender, a, [witness]);
+    if (request.body !== undefined || request.headers?.['content-type'] !== undefined) t.fail(`${a.method} ${request.path} with ${a.body}: content sent`);
+  }
+  t.ok(
+    examples.some((a) => a.method === 'TRACE'),
+    'TRACE is tried',
+  );
 });
 
 t.test('the examples send DELETE without content (RFC 9110 §9.3.5: a client SHOULD NOT), so a front that refuses content on it hides no route', async (t) => {
@@ -173,13 +206,64 @@ t.test('the examples send DELETE without content (RFC 9110 §9.3.5: a client SHO
   );
 });
 
-t.test('every path of the interface, and each spelling of it, gets a request that may change something', async (t) => {
+t.test('every path of the interface, and each spelling of it, gets a request that asks for a change', async (t) => {
+  // An unsafe method asks for one: DELETE by itself, PUT, PATCH and POST with content that changes a pet (without
+  // content they ask to change nothing, and a route that writes without a key would go unseen).
+  const asks = (a: Attempt) => !(a.method in SAFE_BY_STANDARD) && (a.method === 'DELETE' || asksForChange(a));
   for (const target of targetsOf(sender).filter((x) => !x.fromOrigin))
     t.ok(
-      examples.some((a) => a.target.path === target.path && !a.target.fromOrigin && !safe.has(a.method)),
+      examples.some((a) => a.target.path === target.path && !a.target.fromOrigin && asks(a)),
       target.label,
     );
 });
+
+t.test(
+  'no class is left to chance: each field, query form and refused credential on a pet, and each body that asks for a change with each method that sends one',
+  async (t) => {
+    const onPet = (a: Attempt) => a.target.path.includes('{pet}') && !a.target.fromOrigin;
+    for (const [i, field] of REQUEST_FIELDS.entries()) {
+      t.ok(
+        examples.some((a) => onPet(a) && a.fields.includes(i)),
+        `${field.name} (${field.actedOnBy})`,
+      );
+      // An override is honoured on a POST only (express method-override, Rails' and Laravel's _method).
+      if (!field.safe)
+        t.ok(
+          examples.some((a) => onPet(a) && a.method === 'POST' && a.fields.includes(i)),
+          `${field.name} on a POST`,
+        );
+    }
+    for (const [i, form] of QUERY_FORMS.entries()) {
+      t.ok(
+        examples.some((a) => onPet(a) && a.query === i),
+        `the query form of ${form.actedOnBy}`,
+      );
+      if (!form.keyElsewhere)
+        t.ok(
+          examples.some((a) => onPet(a) && a.method === 'POST' && a.query === i),
+          `the query form of ${form.actedOnBy} on a POST`,
+        );
+    }
+    for (const authorization of refusedAuthorizationExamples('secret-key-123'))
+      t.ok(
+        examples.some((a) => onPet(a) && a.authorization.header === authorization.header),
+        authorization.label,
+      );
+    const collection = operations.find((op) => op.operationId === 'createPet')!.path;
+    const bodies: Attempt['body'][] = ['new pet', 'new pet with a witness id', 'a changed name', 'a JSON Patch', 'a form'];
+    for (const method of ['PUT', 'PATCH', 'POST'])
+      for (const body of bodies) {
+        t.ok(
+          examples.some((a) => onPet(a) && a.method === method && a.body === body),
+          `${method} on a pet with ${body}`,
+        );
+        t.ok(
+          examples.some((a) => a.target.path === collection && !a.target.fromOrigin && a.method === method && a.body === body),
+          `${method} on the collection with ${body}`,
+        );
+      }
+  },
+);
 
 t.test('the key goes outside Authorization only where an example asks whether the target takes it there', async (t) => {
   const elsewhere = (a: Attempt) => a.fields.some((i) => REQUEST_FIELDS[i]!.keyElsewhere) || (a.query >= 0 && QUERY_FORMS[a.query]!.keyElsewhere !== undefined);
