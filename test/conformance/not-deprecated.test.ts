@@ -15,7 +15,7 @@ const CHECK = 'deprecation.createPet.not-deprecated';
 t.test('a createPet route that says it is deprecated behind a body reader that refuses empty bodies first fails', async (t) => {
   const { url, key } = await startTestServer(t);
   const front = await startFront(t, url, async (req, forward) => {
-    if (req.method !== 'POST' || req.path !== '/pets') return forward();
+    if (req.operationId !== 'createPet') return forward();
     if (req.body.length === 0) return jsonAnswer(400, { code: 'invalid_body', message: 'a JSON body is required', status: 400 });
     const answer = await forward();
     return { ...answer, headers: { ...answer.headers, deprecation: '@1688169599' } };

@@ -11,6 +11,7 @@ import { integerRange } from '../../conformance/arbitraries/schema.js';
 import { pageSizeParameter } from '../../conformance/checks/shared.js';
 import { operationById } from '../../spec/operations.js';
 import { createServer } from '../../src/server/index.js';
+import { runCheck } from '../helpers/check-run.js';
 import { jsonAnswer, startFront } from '../helpers/front.js';
 import { startTestServer } from '../helpers/server.js';
 
@@ -66,19 +67,14 @@ t.test('an answer to a spelling of the list holds no more than the largest page,
   const { url, key } = await startTestServer(t);
   const max = integerRange(pageSizeParameter(operationById('listPets'))!.schema)[1];
   const table = Array.from({ length: Number(max) + 1 }, (_, i) => ({ id: i + 1, name: `pet ${i + 1}`, categoryId: 1 }));
+  // A spelling of the list: its path in another letter case, or with a trailing slash.
+  const list = operationById('listPets').path.toLowerCase();
   const front = await startFront(t, url, (req, forward) => {
     const path = req.path.split('?')[0]!;
-    return req.method === 'GET' && path !== '/pets' && /^\/pets\/?$/i.test(path) ? jsonAnswer(203, table) : forward();
+    const spelled = req.operationId === undefined && path.toLowerCase().replace(/\/$/, '') === list;
+    return req.method === 'GET' && spelled ? jsonAnswer(203, table) : forward();
   });
-  const result = await runConformance({
-    baseUrl: front,
-    apiKey: key,
-    seed: 1,
-    runs: 25,
-    families: ['invariants'],
-    checkIds: ['invariants.listPets.any-request'],
-  });
-  const outcome = result.checks.find((c) => c.id === 'invariants.listPets.any-request');
-  t.equal(outcome?.status, 'failed');
-  t.match(outcome?.failure?.message ?? '', new RegExp(`was answered 203 with ${Number(max) + 1} items, more than the largest page \\(${max}\\)`));
+  const { status, message } = await runCheck(front, key, 'invariants.listPets.any-request');
+  t.equal(status, 'failed');
+  t.match(message, new RegExp(`was answered 203 with ${Number(max) + 1} items, more than the largest page \\(${max}\\)`));
 });

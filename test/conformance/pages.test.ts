@@ -6,35 +6,28 @@
 // front of the reference server that plays a lagging index, and one that loses
 // older pets from lists while writes are in flight.
 import t from 'tap';
-import { type JsonObject, parseJson, stringifyJson } from '../../spec/json/index.js';
+import { idOf } from '../../conformance/knowledge.js';
+import { type JsonObject, stringifyJson } from '../../spec/json/index.js';
 import { runCheck } from '../helpers/check-run.js';
-import { startFront } from '../helpers/front.js';
+import { jsonOf, startFront } from '../helpers/front.js';
 import { startTestServer } from '../helpers/server.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** A page's items, read so that int64 values keep their digits. */
-function pageItems(body: Buffer): JsonObject[] {
-  const read = parseJson(body.toString());
-  if (!read.ok) throw new Error('the reference server listed no JSON');
-  return read.value as JsonObject[];
-}
-
-const isList = (method: string, path: string) => method === 'GET' && /^\/pets(\?|$)/.test(path);
 
 t.test('a list that shows each pet 80% of the settle window after its 201 passes, with two pets created 400 ms apart', async (t) => {
   const settleMs = 1000;
   const { url, key } = await startTestServer(t);
   const visibleAt = new Map<string, number>();
   const front = await startFront(t, url, async (req, forward) => {
-    if (req.method === 'POST') await sleep(400);
+    if (req.operationId === 'createPet') await sleep(400);
     const answer = await forward();
-    if (req.method === 'POST' && answer.status === 201) {
-      const id = /"id"\s*:\s*(\d+)/.exec(answer.body.toString())?.[1];
+    if (req.operationId === 'createPet' && answer.status === 201) {
+      const id = idOf(jsonOf(answer));
       if (id) visibleAt.set(id, Date.now() + 0.8 * settleMs);
     }
-    if (!isList(req.method, req.path) || answer.status !== 200) return answer;
-    const items = pageItems(answer.body);
-    const shown = items.filter((item) => (visibleAt.get(String(item['id'])) ?? 0) <= Date.now());
+    if (req.operationId !== 'listPets' || answer.status !== 200) return answer;
+    const items = jsonOf(answer) as JsonObject[];
+    const shown = items.filter((item) => (visibleAt.get(idOf(item) ?? '') ?? 0) <= Date.now());
     return { ...answer, body: Buffer.from(stringifyJson(shown)) };
   });
   const { status, message } = await runCheck(front, key, 'state.model', { runs: 1, settleMs });
@@ -45,7 +38,7 @@ t.test('a list that loses the oldest pet while creates are in flight fails the b
   const { url, key } = await startTestServer(t);
   let creating = 0;
   const front = await startFront(t, url, async (req, forward) => {
-    if (req.method === 'POST') {
+    if (req.operationId === 'createPet') {
       creating++;
       try {
         await sleep(50);
@@ -55,8 +48,8 @@ t.test('a list that loses the oldest pet while creates are in flight fails the b
       }
     }
     const answer = await forward();
-    if (!isList(req.method, req.path) || answer.status !== 200 || creating === 0) return answer;
-    return { ...answer, body: Buffer.from(stringifyJson(pageItems(answer.body).slice(1))) };
+    if (req.operationId !== 'listPets' || answer.status !== 200 || creating === 0) return answer;
+    return { ...answer, body: Buffer.from(stringifyJson((jsonOf(answer) as JsonObject[]).slice(1))) };
   });
   const { status, message } = await runCheck(front, key, 'concurrency.createPet.burst', { runs: 100, settleMs: 0 });
   t.equal(status, 'failed');

@@ -8,13 +8,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 import t from 'tap';
 import { runConformance } from '../../conformance/index.js';
 import { FAMILIES } from '../../conformance/types.js';
+import { SAFE_BY_STANDARD } from '../helpers/methods.js';
 import { createPets, startTestServer } from '../helpers/server.js';
 
-/**
- * The safe methods this suite sends: RFC 9110 §9.2.1's, WebDAV's PROPFIND (RFC 4918 §9.1), REPORT (RFC 3253
- * §3.6), SEARCH (RFC 5323 §2) and QUERY (draft-ietf-httpbis-safe-method-w-body); every other may change something.
- */
-const SAFE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND', 'REPORT', 'SEARCH', 'QUERY']);
+/** The methods that ask for no change, by their standards. */
+const SAFE = new Set(Object.keys(SAFE_BY_STANDARD));
 
 /** Fields that ask for another method than the request line's (express method-override, Google APIs, OData, gateways). */
 const OVERRIDES = ['x-http-method-override', 'x-http-method', 'x-method-override'];

@@ -8,5 +8,5 @@ export async function runCheck(baseUrl: string, apiKey: string, checkId: string,
   const family = checkId.slice(0, checkId.indexOf('.'));
   const result = await runConformance({ baseUrl, apiKey, seed: 1, runs: 25, families: [family as never], checkIds: [checkId], ...options });
   const outcome = result.checks.find((c) => c.id === checkId);
-  return { status: outcome?.status, message: outcome?.failure?.message ?? '', result };
+  return { outcome, status: outcome?.status, message: outcome?.failure?.message ?? '', result };
 }

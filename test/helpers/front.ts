@@ -9,6 +9,9 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Test } from 'tap';
 import { request } from 'undici';
+import { type JsonValue, parseJson } from '../../spec/json/index.js';
+import { operations } from '../../spec/operations.js';
+import { buildRoutes, matchRoute } from '../../src/server/router.js';
 
 export interface FrontRequest {
   readonly method: string;
@@ -16,6 +19,20 @@ export interface FrontRequest {
   readonly path: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: Buffer;
+  /** The spec's operation it names (matched as the reference server's router matches), if any. */
+  readonly operationId?: string;
+  /** Its path parameters, where its path is one of the spec's (whatever the method), percent-decoded. */
+  readonly params?: Readonly<Record<string, string>>;
+}
+
+const routes = buildRoutes(operations);
+
+/** What the spec makes of `method path` (below the base path): its operation and path parameters. */
+export function specRoute(method: string, path: string): Pick<FrontRequest, 'operationId' | 'params'> {
+  const match = matchRoute(routes, path.split('?')[0]!);
+  if (!match.found) return {};
+  const operationId = match.route.operations.get(method)?.operationId;
+  return { params: match.params, ...(operationId ? { operationId } : {}) };
 }
 
 export interface FrontAnswer {
@@ -39,6 +56,12 @@ const passed = (headers: Record<string, string | string[] | undefined>): Record<
       .map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value as string)]),
   );
 
+/** An answer's body as JSON, read so that int64 values keep their digits (undefined: not JSON). */
+export function jsonOf(answer: FrontAnswer): JsonValue | undefined {
+  const read = parseJson(answer.body.toString());
+  return read.ok ? read.value : undefined;
+}
+
 /** A JSON answer written by the front itself. */
 export function jsonAnswer(status: number, value: unknown, headers: Record<string, string> = {}): FrontAnswer {
   return { status, headers: { 'content-type': 'application/json', ...headers }, body: Buffer.from(JSON.stringify(value)) };
@@ -51,12 +74,9 @@ export async function startFront(t: Test, upstream: string, handler: FrontHandle
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const incoming: FrontRequest = {
-      method: req.method ?? 'GET',
-      path: (req.url ?? '/').startsWith(basePath) ? (req.url ?? '/').slice(basePath.length) || '/' : (req.url ?? '/'),
-      headers: req.headers,
-      body: Buffer.concat(chunks),
-    };
+    const method = req.method ?? 'GET';
+    const path = (req.url ?? '/').startsWith(basePath) ? (req.url ?? '/').slice(basePath.length) || '/' : (req.url ?? '/');
+    const incoming: FrontRequest = { method, path, headers: req.headers, body: Buffer.concat(chunks), ...specRoute(method, path) };
     const forward: Forward = async (r = incoming) => {
       const answer = await request(new URL(basePath + r.path, base.origin), {
         method: r.method as never,
