@@ -11,6 +11,9 @@ import type { CheckContext } from '../../conformance/types.js';
 import { parseJson } from '../../spec/json/index.js';
 import type { Exchange, WireRequest, WireResponse } from '../../conformance/client.js';
 import { keyForms, replaceMiddle } from '../../conformance/key-forms.js';
+import { runCheck } from '../helpers/check-run.js';
+import { startFront } from '../helpers/front.js';
+import { startTestServer } from '../helpers/server.js';
 
 const KEY = 'secret-key-123';
 
@@ -191,4 +194,18 @@ t.test("a key leaked in the answer to another family's request fails the operati
   t.equal(list.failure?.request?.path, '/pets?limit=0', 'the first answer that showed it');
   const create = await checks[1]!.run(ctx);
   t.equal(create.status, 'passed', 'another operation is judged by its own answers');
+});
+
+t.test("getPet's key check, run alone, probes a pet that exists: a key shown only when a pet is served is seen", async (t) => {
+  const { url, key } = await startTestServer(t);
+  // Shows the key only in a served pet's answer: a probe of a pet that does not exist (404) never sees it.
+  const front = await startFront(t, url, async (req, forward) => {
+    const answer = await forward();
+    if (req.operationId !== 'getPet' || answer.status !== 200) return answer;
+    return { ...answer, headers: { ...answer.headers, 'x-debug-authorization': String(req.headers.authorization) } };
+  });
+  const { status, message } = await runCheck(front, key, 'leaks.getPet.key');
+  t.equal(status, 'failed');
+  t.match(message, /holds the API key/);
+  t.equal((await runCheck(url, key, 'leaks.getPet.key')).status, 'passed', 'the reference server passes');
 });
