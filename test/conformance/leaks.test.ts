@@ -196,6 +196,8 @@ t.test("a key leaked in the answer to another family's request fails the operati
   t.equal(create.status, 'passed', 'another operation is judged by its own answers');
 });
 
+const GET_PET_KEY_CHECK = 'leaks.getPet.key';
+
 t.test("getPet's key check, run alone, probes a pet that exists: a key shown only when a pet is served is seen", async (t) => {
   const { url, key } = await startTestServer(t);
   // Shows the key only in a served pet's answer: a probe of a pet that does not exist (404) never sees it.
@@ -204,8 +206,8 @@ t.test("getPet's key check, run alone, probes a pet that exists: a key shown onl
     if (req.operationId !== 'getPet' || answer.status !== 200) return answer;
     return { ...answer, headers: { ...answer.headers, 'x-debug-authorization': String(req.headers.authorization) } };
   });
-  const { status, message } = await runCheck(front, key, 'leaks.getPet.key');
+  const { status, message } = await runCheck(front, key, GET_PET_KEY_CHECK);
   t.equal(status, 'failed');
   t.match(message, /holds the API key/);
-  t.equal((await runCheck(url, key, 'leaks.getPet.key')).status, 'passed', 'the reference server passes');
+  t.equal((await runCheck(url, key, GET_PET_KEY_CHECK)).status, 'passed', 'the reference server passes');
 });

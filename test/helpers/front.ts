@@ -75,7 +75,8 @@ export async function startFront(t: Test, upstream: string, handler: FrontHandle
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const method = req.method ?? 'GET';
-    const path = (req.url ?? '/').startsWith(basePath) ? (req.url ?? '/').slice(basePath.length) || '/' : (req.url ?? '/');
+    const url = req.url ?? '/';
+    const path = url.startsWith(basePath) ? url.slice(basePath.length) || '/' : url;
     const incoming: FrontRequest = { method, path, headers: req.headers, body: Buffer.concat(chunks), ...specRoute(method, path) };
     const forward: Forward = async (r = incoming) => {
       const answer = await request(new URL(basePath + r.path, base.origin), {
