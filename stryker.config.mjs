@@ -34,8 +34,8 @@ export function petStoreIdLines(source = readFileSync(new URL('./src/store/pet-s
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   mutate: [
-    'src/server/auth.ts',
-    'src/server/body.ts',
+    'src/server/authenticator.ts',
+    'src/server/request-body.ts',
     'src/server/params.ts',
     'src/server/router.ts',
     'src/store/ids.ts',
@@ -48,17 +48,17 @@ export default {
   tap: {
     testFiles: [
       // Unit tests of the modules themselves: fast, and first, so that most mutants die here.
-      'test/server/authenticator.test.ts',
-      'test/server/route-matching.test.ts',
-      'test/server/params-reader.test.ts',
-      'test/server/body-reader.test.ts',
-      'test/server/query.test.ts',
+      'test/src/server/authenticator.test.ts',
+      'test/src/server/router.test.ts',
+      'test/src/server/params.test.ts',
+      'test/src/server/request-body.test.ts',
+      'test/src/server/params/query.test.ts',
       // The JSON parser's own tests.
-      'test/json/parse.test.ts',
-      'test/store/id-assignment.test.ts',
-      'test/store/pet-store.test.ts',
+      'test/spec/json/parse.test.ts',
+      'test/src/store/ids.test.ts',
+      'test/src/store/pet-store.test.ts',
       // Through a running server: slower, so only the one nearest to authentication.
-      'test/server/auth.test.ts',
+      'test/src/server/authenticator/over-http.test.ts',
     ],
     nodeArgs: ['-r', '{{hookFile}}', '--import', 'tsx'],
     forceBail: true,

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// The entry point: everything lives in src/cli, compiled to dist/ by `npm ci` (the prepare script).
+// The entry point: everything lives in cli, compiled to dist/ by `npm ci` (the prepare script).
 import { existsSync } from 'node:fs';
 
-const main = new URL('../dist/src/cli/main.js', import.meta.url);
+const main = new URL('../dist/cli/main.js', import.meta.url);
 if (!existsSync(main)) {
   process.stderr.write('petstore: not built yet; run `npm ci` (or `npm run build`) in the project first\n');
   process.exit(2);

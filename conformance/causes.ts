@@ -16,7 +16,7 @@ import { compileSchema } from '../spec/schema/validate.js';
 import { parseJson } from '../spec/json/index.js';
 import type { OperationDescriptor } from '../spec/operations.js';
 import type { Exchange } from './client.js';
-import type { Cause, Failure } from './types.js';
+import type { Cause, Failure } from './vocabulary.js';
 
 /** The integers beyond 2^53 the run sent in request bodies (as digits), gathered from every exchange. */
 export interface SentIntegers {

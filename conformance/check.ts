@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { RateLimited, TransportError, WriteBudgetExhausted, type WireRequest, type WireResponse } from './client.js';
 import { showValue } from './show.js';
-import { Violation, type Check, type CheckContext, type CheckOutcome, type Failure } from './types.js';
+import { Violation, type Check, type CheckContext, type CheckOutcome, type Failure } from './vocabulary.js';
 
 type Definition = Omit<Check, 'run'>;
 

@@ -8,7 +8,7 @@
  */
 import { type Dispatcher, errors as undiciErrors } from 'undici';
 import type { JsonValue } from '../spec/json/index.js';
-import { readBody, type RepeatedName } from './body.js';
+import { readBody, type RepeatedName } from './response-body.js';
 import { sendRaw, type RawAnswer } from './raw.js';
 import { createTransport, tlsConnectOptions, type TransportOptions } from './transport.js';
 

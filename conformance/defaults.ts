@@ -2,7 +2,7 @@
  * Default options of a run, apart from the runner so that the CLI can show
  * them in --help without loading the suite (Prism takes seconds to load).
  */
-import { FAMILIES, type RunOptions } from './types.js';
+import { FAMILIES, type RunOptions } from './vocabulary.js';
 
 export const defaultRunOptions = {
   runs: 100,

@@ -3,7 +3,7 @@
  * the CLI's exit code: a check that exercised nothing is never counted as
  * passed, and a run that exercised nothing does not pass.
  */
-import { CHECK_STATUSES, type CheckOutcome, type CheckStatus, type ConformanceResult } from './types.js';
+import { CHECK_STATUSES, type CheckOutcome, type CheckStatus, type ConformanceResult } from './vocabulary.js';
 
 export function countOutcomes(checks: readonly CheckOutcome[]): Record<CheckStatus, number> {
   return Object.fromEntries(CHECK_STATUSES.map((status) => [status, checks.filter((c) => c.status === status).length])) as Record<CheckStatus, number>;

@@ -8,7 +8,7 @@
  */
 import { connect as connectTcp, type Socket } from 'node:net';
 import { type ConnectionOptions, connect as connectTls } from 'node:tls';
-import { type ReadBody, readBody } from './body.js';
+import { type ReadBody, readBody } from './response-body.js';
 
 /** An answer as the client records every answer (client.ts's WireResponse has this shape). */
 export type RawResponse = ReadBody & { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly durationMs: number };

@@ -8,7 +8,7 @@ import { operations as specOperations, type OperationDescriptor } from '../spec/
 import { errorBodyProblem } from './check.js';
 import { CHECK_BUILDERS } from './checks/index.js';
 import { createResponseJudge } from './checks/responses.js';
-import { listOperation } from './checks/shared.js';
+import { listOperation } from './checks/family-requests.js';
 import {
   basePathOf,
   type Client,
@@ -25,7 +25,7 @@ import { runPool } from './pool.js';
 import { createCoverage } from './coverage.js';
 import { diagnose, sentIntegers } from './causes.js';
 import { createSettler, type Settler } from './settle.js';
-import { createOracle } from './oracle.js';
+import { createResponseValidator } from './response-validator.js';
 import { defaultRunOptions } from './defaults.js';
 import { countOutcomes } from './outcomes.js';
 import {
@@ -39,7 +39,7 @@ import {
   type ConnectionFacts,
   type Failure,
   type RunOptions,
-} from './types.js';
+} from './vocabulary.js';
 
 export { defaultRunOptions };
 
@@ -71,9 +71,9 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
     ...(options.headers ? { headers: options.headers } : {}),
     transport: { ...(options.tls ? { tls: options.tls } : {}), ...(options.env ? { env: options.env } : {}) },
   });
-  // Prism (the oracle) is started only when the responses family will use it.
+  // Prism (the response validator) is started only when the responses family will use it.
   const judging = options.families.includes('responses') && (options.checkIds.length === 0 || options.checkIds.some((id) => id.startsWith('responses')));
-  const judge = judging ? createResponseJudge(operations, await createOracle(operations)) : undefined;
+  const judge = judging ? createResponseJudge(operations, await createResponseValidator(operations)) : undefined;
   const validatorLoadMs = performance.now() - started;
   client.observe((exchange) => knowledge.noteDate(exchange.response.headers['date']));
   const coverage = createCoverage(operations);

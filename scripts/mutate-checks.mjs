@@ -85,7 +85,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ENGINE = {
   family: 'engine',
   judgedBy: 'every family',
-  tests: ['test/conformance/check-outcomes.test.ts', 'test/conformance/knowledge.test.ts'],
+  tests: ['test/conformance/check.test.ts', 'test/conformance/knowledge.test.ts'],
   // Every family's witnesses are some 450 runs a mutant; its tests take seconds and kill most of its mutants
   // (what a run comes to, which a fixture's pass or fail mostly cannot show), so they judge first here.
   testsFirst: true,
@@ -96,76 +96,76 @@ const ENGINE = {
  * file to the named top-level functions (a catalogue inside a larger module).
  */
 const TARGETS = [
-  { file: 'conformance/checks/auth.ts', family: 'auth', tests: ['test/conformance/read-only.test.ts'] },
+  { file: 'conformance/checks/auth.ts', family: 'auth', tests: ['test/conformance/runner/read-only.test.ts'] },
   // The credential catalogue: the near misses of the key every auth check sends.
-  { file: 'conformance/arbitraries/requests.ts', family: 'auth', only: ['refusedAuthorizationExamples'], tests: ['test/conformance/request-catalogue.test.ts'] },
+  { file: 'conformance/arbitraries/requests.ts', family: 'auth', only: ['refusedAuthorizationExamples'], tests: ['test/conformance/arbitraries/requests.test.ts'] },
   // With its catalogues (JSON_SPELLINGS, OTHER_MEDIA_TYPES, JSON_ACCEPTS: module-level, judged in a child process each).
-  { file: 'conformance/checks/media-types.ts', family: 'media-types', tests: ['test/conformance/media-types.test.ts'] },
+  { file: 'conformance/checks/media-types.ts', family: 'media-types', tests: ['test/conformance/checks/media-types.test.ts'] },
   // The routes checks, with their spelling catalogue (module-level helpers: judged in a child process each).
-  { file: 'conformance/checks/routes.ts', family: 'routes', tests: ['test/conformance/routes.test.ts', 'test/conformance/off-spec.test.ts'] },
+  { file: 'conformance/checks/routes.ts', family: 'routes', tests: ['test/conformance/checks/routes.test.ts', 'test/conformance/checks/responses/off-spec.test.ts'] },
   { file: 'conformance/arbitraries/spellings.ts', family: 'routes' },
   // With how the unknown ids of not-found are spelled.
-  { file: 'conformance/checks/not-found.ts', family: 'not-found', tests: ['test/conformance/not-found.test.ts'] },
+  { file: 'conformance/checks/not-found.ts', family: 'not-found', tests: ['test/conformance/checks/not-found.test.ts'] },
   { file: 'conformance/arbitraries/requests.ts', family: 'not-found', only: ['pathValue'] },
-  { file: 'conformance/checks/deprecation.ts', family: 'deprecation', tests: ['test/conformance/not-deprecated.test.ts'] },
+  { file: 'conformance/checks/deprecation.ts', family: 'deprecation', tests: ['test/conformance/checks/deprecation.test.ts'] },
   // With the invalid bodies the validation checks send.
   { file: 'conformance/checks/validation.ts', family: 'validation' },
   {
     file: 'conformance/arbitraries/requests.ts',
     family: 'validation',
     only: ['invalidBodyClasses', 'applyMutation', 'invalidBody', 'invalidBodyExamples', 'requiredOnly', 'unboundedMarkedProperty', 'withLongMarked', 'without'],
-    tests: ['test/conformance/request-catalogue.test.ts'],
+    tests: ['test/conformance/arbitraries/requests.test.ts'],
   },
   // With the invalid parameter texts the limits checks send.
-  { file: 'conformance/checks/limits.ts', family: 'limits', tests: ['test/conformance/property-runs.test.ts'] },
+  { file: 'conformance/checks/limits.ts', family: 'limits', tests: ['test/conformance/runner/property-runs.test.ts'] },
   { file: 'conformance/arbitraries/requests.ts', family: 'limits', only: ['invalidParameterTexts'] },
-  { file: 'conformance/checks/state.ts', family: 'state', tests: ['test/conformance/state-model.test.ts'] },
+  { file: 'conformance/checks/state.ts', family: 'state', tests: ['test/conformance/checks/state.test.ts'] },
   // With its catalogue of JSON texts (module-level: judged in a child process each).
-  { file: 'conformance/checks/json.ts', family: 'json', tests: ['test/conformance/json-rules.test.ts'] },
-  { file: 'conformance/catalogues/json-texts.ts', family: 'json', tests: ['test/conformance/json-texts.test.ts'] },
+  { file: 'conformance/checks/json.ts', family: 'json', tests: ['test/conformance/checks/json.test.ts'] },
+  { file: 'conformance/catalogues/json-texts.ts', family: 'json', tests: ['test/conformance/catalogues/json-texts.test.ts'] },
   // What the hand-written messages put on the wire, which node:http fixtures cannot all show: its test reads the sockets.
-  { file: 'conformance/checks/http.ts', family: 'http', optIn: true, tests: ['test/conformance/http-messages.test.ts', 'test/conformance/off-spec.test.ts'] },
+  { file: 'conformance/checks/http.ts', family: 'http', optIn: true, tests: ['test/conformance/checks/http.test.ts', 'test/conformance/checks/responses/off-spec.test.ts'] },
   // The rules judge answers other families' requests get too (a 304 to an invariants request): their test gives those.
-  { file: 'conformance/checks/http-rules.ts', family: 'http', optIn: true, tests: ['test/conformance/http-rules.test.ts'] },
+  { file: 'conformance/checks/http-rules.ts', family: 'http', optIn: true, tests: ['test/conformance/checks/http-rules.test.ts'] },
   // any-request draws nothing at the runs the corpus is judged at (its examples fill them): its test judges what it draws.
-  { file: 'conformance/checks/invariants.ts', family: 'invariants', optIn: true, tests: ['test/conformance/any-request.test.ts', 'test/conformance/invariants-rules.test.ts', 'test/conformance/owns-fields.test.ts', 'test/conformance/off-spec.test.ts', 'test/conformance/read-only.test.ts'] },
+  { file: 'conformance/checks/invariants.ts', family: 'invariants', optIn: true, tests: ['test/conformance/checks/invariants/any-request.test.ts', 'test/conformance/checks/invariants/rules.test.ts', 'test/conformance/checks/invariants/owns-fields.test.ts', 'test/conformance/checks/responses/off-spec.test.ts', 'test/conformance/runner/read-only.test.ts'] },
   // What it takes for pet data in an answer no fixture gives (a public list, a null, a pet 64 levels down): its test.
-  { file: 'conformance/checks/no-credential.ts', family: 'invariants', optIn: true, tests: ['test/conformance/no-credential.test.ts'] },
+  { file: 'conformance/checks/no-credential.ts', family: 'invariants', optIn: true, tests: ['test/conformance/checks/no-credential.test.ts'] },
   // Each Accept-Encoding field is one real clients send: its test reads it by RFC 9110 §12.5.3.
-  { file: 'conformance/catalogues/codings.ts', family: 'invariants', optIn: true, tests: ['test/conformance/codings.test.ts'] },
+  { file: 'conformance/catalogues/codings.ts', family: 'invariants', optIn: true, tests: ['test/conformance/catalogues/codings.test.ts'] },
   // A spelling of a page size is for a validator and a reader that disagree on it, a pair that fails on that spelling
   // alone: its test states what each spelling is to the readers it is for.
-  { file: 'conformance/catalogues/page-sizes.ts', family: 'invariants', optIn: true, tests: ['test/conformance/page-sizes.test.ts'] },
+  { file: 'conformance/catalogues/page-sizes.ts', family: 'invariants', optIn: true, tests: ['test/conformance/catalogues/page-sizes.test.ts'] },
   // An entry is for a server that acts on that one field or value (one fixture an entry would be tuned to the catalogue):
   // its test states what each entry is, by the standard or framework that gives it its meaning.
-  { file: 'conformance/catalogues/request-fields.ts', family: 'invariants', optIn: true, tests: ['test/conformance/request-fields.test.ts'] },
+  { file: 'conformance/catalogues/request-fields.ts', family: 'invariants', optIn: true, tests: ['test/conformance/catalogues/request-fields.test.ts'] },
   // Which methods are safe decides both when no-credential reads its witnesses back and which bodies it sends: its test.
-  { file: 'conformance/catalogues/methods.ts', family: 'invariants', optIn: true, tests: ['test/conformance/no-credential.test.ts'] },
+  { file: 'conformance/catalogues/methods.ts', family: 'invariants', optIn: true, tests: ['test/conformance/checks/no-credential.test.ts'] },
   { file: 'conformance/catalogues/targets.ts', family: 'invariants', optIn: true },
-  { file: 'conformance/checks/leaks.ts', family: 'leaks', tests: ['test/conformance/leaks.test.ts'] },
+  { file: 'conformance/checks/leaks.ts', family: 'leaks', tests: ['test/conformance/checks/leaks.test.ts'] },
   // The judge of every answer: it only observes, so each fixture's traffic is recorded once and replayed into it.
-  { file: 'conformance/checks/responses.ts', family: 'responses', tests: ['test/conformance/responses-judge.test.ts'] },
-  { file: 'conformance/checks/concurrency.ts', family: 'concurrency', tests: ['test/conformance/property-runs.test.ts', 'test/conformance/bursts.test.ts'] },
+  { file: 'conformance/checks/responses.ts', family: 'responses', tests: ['test/conformance/checks/responses.test.ts'] },
+  { file: 'conformance/checks/concurrency.ts', family: 'concurrency', tests: ['test/conformance/runner/property-runs.test.ts', 'test/conformance/checks/concurrency.test.ts'] },
   // The helpers several families share: each mutant is judged by every family whose runs reach it (judgedBy),
   // each run only where the unmutated run of that fixture and family reached the mutant (see baselineOfHelpers).
-  { file: 'conformance/checks/page.ts', family: 'page', judgedBy: ['limits', 'state', 'concurrency'], optIn: true, tests: ['test/conformance/pages.test.ts'] },
+  { file: 'conformance/checks/page.ts', family: 'page', judgedBy: ['limits', 'state', 'concurrency'], optIn: true, tests: ['test/conformance/checks/page.test.ts'] },
   // What a rule's check makes of its findings (grouping, counts, advisories, --strict) shows in the report,
   // which no fixture's pass or fail reads: its own test judges the mutants the fixtures do not kill.
   {
     file: 'conformance/checks/rules.ts',
     family: 'rules',
     judgedBy: ['http', 'invariants', 'json', 'leaks'],
-    tests: ['test/conformance/rule-check.test.ts'],
+    tests: ['test/conformance/checks/rules.test.ts'],
     optIn: true,
   },
   // Every family's request helpers: judged by every family with checks of its own (all but responses, which only observes).
   // Which operation plays which role is found from what the spec says of it: with this spec a looser test
   // finds the same operations, so a test with decoys (other operations, other orders) judges those mutants.
   {
-    file: 'conformance/checks/shared.ts',
+    file: 'conformance/checks/family-requests.ts',
     family: 'shared',
     judgedBy: 'every family',
-    tests: ['test/conformance/shared-helpers.test.ts'],
+    tests: ['test/conformance/checks/family-requests.test.ts'],
     optIn: true,
   },
   // The engine every check runs on: what a check's run comes to (check.ts: a Violation a failure, nothing
@@ -695,11 +695,11 @@ async function load(sandbox) {
       writeFileSync(file, serialize(exchanges));
       traffic.set(name, file);
     }
-    judging ??= Promise.all([imported('spec/operations.ts'), imported('conformance/oracle.ts'), imported('conformance/checks/responses.ts')]).then(
-      async ([spec, oracle, { createResponseJudge }]) => ({ operations: spec.operations, oracle: await oracle.createOracle(spec.operations), createResponseJudge }),
+    judging ??= Promise.all([imported('spec/operations.ts'), imported('conformance/response-validator.ts'), imported('conformance/checks/responses.ts')]).then(
+      async ([spec, validator, { createResponseJudge }]) => ({ operations: spec.operations, validator: await validator.createResponseValidator(spec.operations), createResponseJudge }),
     );
-    const { operations, oracle, createResponseJudge } = await judging;
-    const judge = createResponseJudge(operations, oracle);
+    const { operations, validator, createResponseJudge } = await judging;
+    const judge = createResponseJudge(operations, validator);
     for (const exchange of deserialize(readFileSync(traffic.get(name)))) judge.observe(exchange);
     return (await judge.outcomes()).some((o) => o.status === 'failed');
   }

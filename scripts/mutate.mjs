@@ -11,7 +11,7 @@
  *    fixture missing, unless it is listed as equivalent there.
  *
  * `--server` or `--checks` runs one part; further arguments after `--` go to
- * Stryker (`-- --mutate src/server/auth.ts`).
+ * Stryker (`-- --mutate src/server/authenticator.ts`).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

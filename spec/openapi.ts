@@ -20,7 +20,7 @@
  * read them (Prism's mock serves them, Dredd sends them, documentation shows
  * them). They tell one story: Rex, created first, is pet 1 of category 1,
  * available. They are illustrations, not rules: validation and the suite's
- * generators ignore `example` and `examples` (test/spec/examples.test.ts
+ * generators ignore `example` and `examples` (test/spec/openapi/examples.test.ts
  * checks each against its schema). The Error examples use the reference
  * server's codes, one choice among many the seed allows.
  */

@@ -15,6 +15,27 @@ export { parseJson, stringifyJson } from '../spec/json/index.js';
 export type { Pet, NewPet, PetStatus, ErrorBody } from '../spec/types.js';
 export { openapi } from '../spec/openapi.js';
 
+// What a front end needs to run the server as a process (the CLI's `petstore
+// serve` is one): the documented defaults, the request log and its line
+// buffer, the stores and their files, and the reader of `--now`.
+export { DEFAULT_BASE_PATH, DEFAULT_HOST, DEFAULT_PORT, DEVELOPMENT_API_KEY, defaultLimits } from './server/decisions.js';
+export { createNoticeWriter, createRequestLogger, utf8Bytes } from './server/log.js';
+export { createLineBuffer } from './server/line-buffer.js';
+export { readInstant } from './server/instant.js';
+export {
+  DEFAULT_REDIS_PREFIX,
+  ID_MODES,
+  isRedisUrl,
+  PetStore,
+  persistPeriodically,
+  readSeedText,
+  readStateFile,
+  redactUrl,
+  SeedError,
+  seedPets,
+  StoreUnavailableError,
+} from './store/index.js';
+
 export interface StartedServer {
   /** The base URL, such as `http://127.0.0.1:54321/v1`. */
   readonly url: string;

@@ -14,8 +14,8 @@ import type { OperationDescriptor } from '../../spec/operations.js';
 import type { JsonValue } from '../../spec/json/index.js';
 import { fillPath, invalidBody, invalidBodyExamples, refusedAuthorization, refusedAuthorizationExamples } from '../arbitraries/requests.js';
 import { expectErrorBody, expectStatus, NothingToExercise, propertyCheck } from '../check.js';
-import type { Check, CheckContext } from '../types.js';
-import { sendPlanned, someExistingId, validRequest, type PlannedRequest } from './shared.js';
+import type { Check, CheckContext } from '../vocabulary.js';
+import { sendPlanned, someExistingId, validRequest, type PlannedRequest } from './family-requests.js';
 
 const SECTION = '§5 Authentication';
 

@@ -17,9 +17,9 @@ import { KEY_VARIABLE } from '../key-forms.js';
 import { shellQuote } from '../shell.js';
 import { describeValue, differingField, echoProblem, idOf } from '../knowledge.js';
 import type { JsonObject } from '../../spec/json/index.js';
-import { Violation, type Check, type CheckContext } from '../types.js';
+import { Violation, type Check, type CheckContext } from '../vocabulary.js';
 import { checkPage, readPage } from './page.js';
-import { createOperation, getOperation, isObject, listOperation, pageSizeParameter } from './shared.js';
+import { createOperation, getOperation, isObject, listOperation, pageSizeParameter } from './family-requests.js';
 
 const SECTION = '§2 Resources, §4 Endpoints';
 

@@ -13,8 +13,8 @@
 import { fillPath } from '../arbitraries/requests.js';
 import { imfFixdate } from '../fields.js';
 import { exampleCheck, expectErrorBody, expectStatus } from '../check.js';
-import { Violation, type Check, type CheckContext } from '../types.js';
-import { someExistingId } from './shared.js';
+import { Violation, type Check, type CheckContext } from '../vocabulary.js';
+import { someExistingId } from './family-requests.js';
 
 const SECTION = '§4.3 Get an animal (deprecated), §9 Versioning';
 

@@ -12,10 +12,10 @@ import { fillPath, sampleValidBody } from '../arbitraries/requests.js';
 import { expectErrorBody, expectStatus, NothingToExercise, propertyCheck } from '../check.js';
 import { basePathOf, type WireRequest, type WireResponse } from '../client.js';
 import { echoProblem } from '../knowledge.js';
-import { Violation, type Check, type CheckContext } from '../types.js';
+import { Violation, type Check, type CheckContext } from '../vocabulary.js';
 import { HTTP_RULES } from './http-rules.js';
 import { ruleCheck } from './rules.js';
-import { createOperation, getOperation, isObject, listOperation, readablePath } from './shared.js';
+import { createOperation, getOperation, isObject, listOperation, readablePath } from './family-requests.js';
 
 type Sent = { request: WireRequest; response: WireResponse };
 

@@ -3,7 +3,7 @@
  * FAMILY_TABLE (types.ts), keyed by its id, so a family without a builder
  * does not compile.
  */
-import type { Check, CheckContext, Family } from '../types.js';
+import type { Check, CheckContext, Family } from '../vocabulary.js';
 import { authChecks } from './auth.js';
 import { concurrencyChecks } from './concurrency.js';
 import { deprecationChecks } from './deprecation.js';

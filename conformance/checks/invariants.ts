@@ -25,11 +25,11 @@ import { REQUEST_FIELDS } from '../catalogues/request-fields.js';
 import { expectErrorBody, expectStatus, propertyCheck } from '../check.js';
 import { basePathOf, type Exchange } from '../client.js';
 import { describeValue, differingField, type CreatedPet } from '../knowledge.js';
-import { Violation, type Check, type CheckContext } from '../types.js';
+import { Violation, type Check, type CheckContext } from '../vocabulary.js';
 import { ensurePopulation } from './limits.js';
 import { isPetShaped, noCredentialCheck } from './no-credential.js';
 import { ruleCheck, type AnswerRule, type RuleFinding } from './rules.js';
-import { createOperation, createPet, getOperation, isObject, listOperation, pageSizeParameter } from './shared.js';
+import { createOperation, createPet, getOperation, isObject, listOperation, pageSizeParameter } from './family-requests.js';
 
 const validPet = compileSchema(componentSchema('Pet'));
 

@@ -13,9 +13,9 @@ import { JSON_TEXTS, type JsonTextEntry } from '../catalogues/json-texts.js';
 import { expectErrorBody, expectStatus, propertyCheck } from '../check.js';
 import type { Exchange } from '../client.js';
 import { describeValue, differingField } from '../knowledge.js';
-import { Violation, type Check, type CheckContext } from '../types.js';
+import { Violation, type Check, type CheckContext } from '../vocabulary.js';
 import { ruleCheck, type AnswerRule } from './rules.js';
-import { createOperation, getOperation, isObject } from './shared.js';
+import { createOperation, getOperation, isObject } from './family-requests.js';
 
 const isJsonType = (type: string | undefined): boolean => /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type ?? '');
 

@@ -26,9 +26,9 @@ import { fillPath, invalidBodyExamples, queryParameters, sampleValidBody } from 
 import { NothingToExercise, propertyCheck } from '../check.js';
 import { replaceAt, replaceMiddle } from '../key-forms.js';
 import type { Exchange, WireRequest, WireResponse } from '../client.js';
-import { Violation, type Check, type CheckContext } from '../types.js';
+import { Violation, type Check, type CheckContext } from '../vocabulary.js';
 import { ruleCheck, type AnswerRule } from './rules.js';
-import { someExistingId } from './shared.js';
+import { someExistingId } from './family-requests.js';
 
 const SECTION = '§5 Authentication';
 

@@ -12,9 +12,9 @@ import { integerRange } from '../arbitraries/schema.js';
 import { expectErrorBody, expectStatus, propertyCheck } from '../check.js';
 import { WriteBudgetExhausted } from '../client.js';
 import { runPool } from '../pool.js';
-import { Violation, type Check, type CheckContext, type Family } from '../types.js';
+import { Violation, type Check, type CheckContext, type Family } from '../vocabulary.js';
 import { readPage } from './page.js';
-import { createOperation, createPet, filterParameters, listOperation, pageSizeParameter } from './shared.js';
+import { createOperation, createPet, filterParameters, listOperation, pageSizeParameter } from './family-requests.js';
 
 const SECTION = '§4.1 List animals, §8 Limits';
 

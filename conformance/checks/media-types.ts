@@ -13,8 +13,8 @@ import { sampleValidBody, validBody } from '../arbitraries/requests.js';
 import { expectErrorBody, expectStatus, NothingToExercise, propertyCheck } from '../check.js';
 import { echoProblem } from '../knowledge.js';
 import type { JsonObject } from '../../spec/json/index.js';
-import { Violation, type Check, type CheckContext } from '../types.js';
-import { createOperation, isObject, readablePath } from './shared.js';
+import { Violation, type Check, type CheckContext } from '../vocabulary.js';
+import { createOperation, isObject, readablePath } from './family-requests.js';
 
 const SECTION = '§4 Endpoints ("All bodies are application/json")';
 

@@ -8,8 +8,8 @@ import fc from 'fast-check';
 import { fillPath, pathValue } from '../arbitraries/requests.js';
 import { expectErrorBody, expectStatus, propertyCheck } from '../check.js';
 import { idOf } from '../knowledge.js';
-import { Violation, type Check, type CheckContext } from '../types.js';
-import { getOperation, someExistingId } from './shared.js';
+import { Violation, type Check, type CheckContext } from '../vocabulary.js';
+import { getOperation, someExistingId } from './family-requests.js';
 
 const SECTION = '§4.3 Get an animal';
 /**

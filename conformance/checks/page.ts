@@ -11,8 +11,8 @@
 import { expectStatus } from '../check.js';
 import { type CreatedPet, differingField, idOf } from '../knowledge.js';
 import type { WireRequest, WireResponse } from '../client.js';
-import { Violation, type CheckContext, type Family } from '../types.js';
-import { isObject } from './shared.js';
+import { Violation, type CheckContext, type Family } from '../vocabulary.js';
+import { isObject } from './family-requests.js';
 
 type Sent = { request: WireRequest; response: WireResponse };
 

@@ -9,8 +9,8 @@
 import type { OperationDescriptor } from '../../spec/operations.js';
 import { errorBodyProblem } from '../check.js';
 import type { Exchange } from '../client.js';
-import type { Oracle } from '../oracle.js';
-import type { CheckOutcome, Failure } from '../types.js';
+import type { ResponseValidator } from '../response-validator.js';
+import type { CheckOutcome, Failure } from '../vocabulary.js';
 
 export interface ResponseJudge {
   observe(exchange: Exchange): void;
@@ -18,7 +18,7 @@ export interface ResponseJudge {
   outcomes(): Promise<CheckOutcome[]>;
 }
 
-export function createResponseJudge(operations: readonly OperationDescriptor[], oracle: Oracle): ResponseJudge {
+export function createResponseJudge(operations: readonly OperationDescriptor[], validator: ResponseValidator): ResponseJudge {
   const seen = new Map<string, number>();
   const problems = new Map<string, { failure: Failure; count: number }>();
   const byId = new Map(operations.map((op) => [op.operationId, op]));
@@ -58,7 +58,7 @@ export function createResponseJudge(operations: readonly OperationDescriptor[], 
       if (!op.responses.some((r) => r.status === exchange.response.status)) return;
       const contentTypeReported = found.some((o) => o.startsWith('Content-Type'));
       judging.push(
-        oracle.judge(op, exchange.response).then((verdicts) => {
+        validator.judge(op, exchange.response).then((verdicts) => {
           for (const message of verdicts) {
             // A wrong media type is reported once, in our words, not again in Prism's.
             if (contentTypeReported && /media type|content-type/i.test(message)) continue;

@@ -11,8 +11,8 @@ import { fillPath, sampleValidBody } from '../arbitraries/requests.js';
 import { routeSpellings, type Spelling } from '../arbitraries/spellings.js';
 import { propertyCheck } from '../check.js';
 import type { WireResponse } from '../client.js';
-import { Violation, type Check, type CheckContext } from '../types.js';
-import { isObject, someExistingId } from './shared.js';
+import { Violation, type Check, type CheckContext } from '../vocabulary.js';
+import { isObject, someExistingId } from './family-requests.js';
 
 const SECTION = '§5 Authentication';
 

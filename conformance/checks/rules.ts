@@ -8,7 +8,7 @@
  * with the first exchange that showed each kept for the report.
  */
 import type { Exchange } from '../client.js';
-import type { Check, CheckContext, Failure, Family } from '../types.js';
+import type { Check, CheckContext, Failure, Family } from '../vocabulary.js';
 
 /** What is wrong with one exchange (a failure), or what the standards leave to the server and this project decided otherwise (an advisory). */
 export type RuleFinding =

@@ -11,9 +11,9 @@ import { integerRange } from '../arbitraries/schema.js';
 import { expectErrorBody, expectStatus, propertyCheck } from '../check.js';
 import type { JsonObject } from '../../spec/json/index.js';
 import { describeValue, differingField, echoProblem } from '../knowledge.js';
-import { Violation, type Check, type CheckContext } from '../types.js';
+import { Violation, type Check, type CheckContext } from '../vocabulary.js';
 import { readPage } from './page.js';
-import { createOperation, createPet, filterParameters, getOperation, listOperation, pageSizeParameter } from './shared.js';
+import { createOperation, createPet, filterParameters, getOperation, listOperation, pageSizeParameter } from './family-requests.js';
 
 const SECTION = '§2 Resources, §4 Endpoints';
 

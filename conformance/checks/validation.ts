@@ -16,8 +16,8 @@ import {
 import { exampleCheck, expectErrorBody, expectStatus, propertyCheck } from '../check.js';
 import { describeValue } from '../knowledge.js';
 import type { OperationDescriptor } from '../../spec/operations.js';
-import { Violation, type Check, type CheckContext } from '../types.js';
-import { createOperation, createPet, isObject } from './shared.js';
+import { Violation, type Check, type CheckContext } from '../vocabulary.js';
+import { createOperation, createPet, isObject } from './family-requests.js';
 
 const SECTION = '§4.2 Add an animal';
 

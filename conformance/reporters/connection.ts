@@ -4,7 +4,7 @@
  * certificates tested something other than a direct, verified connection,
  * and whoever reads the report must see that.
  */
-import type { ConnectionFacts } from '../types.js';
+import type { ConnectionFacts } from '../vocabulary.js';
 
 export function describeConnection(connection: ConnectionFacts | undefined): string | undefined {
   if (!connection) return undefined;

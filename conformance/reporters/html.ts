@@ -11,7 +11,7 @@ import { describeConnection } from './connection.js';
 import type { Coverage } from '../coverage.js';
 import { describeCounts, verdictOf } from '../outcomes.js';
 import { cut } from '../show.js';
-import { CHECK_STATUSES, type CheckOutcome, type ConformanceResult, type Failure } from '../types.js';
+import { CHECK_STATUSES, type CheckOutcome, type ConformanceResult, type Failure } from '../vocabulary.js';
 import { curlCommand, redactDeep, rerunCommand } from './replay.js';
 
 const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -8,7 +8,7 @@ import { describeConnection } from './connection.js';
 import { countOutcomes, describeCounts, verdictOf } from '../outcomes.js';
 import { cut } from '../show.js';
 import type { Coverage } from '../coverage.js';
-import { FAMILIES, type CheckStatus, type ConformanceResult, type Failure } from '../types.js';
+import { FAMILIES, type CheckStatus, type ConformanceResult, type Failure } from '../vocabulary.js';
 import { curlCommand, redactDeep, rerunCommand } from './replay.js';
 
 const SHOWN_HEADERS = ['content-type', 'www-authenticate', 'allow', 'deprecation', 'sunset', 'link', 'date', 'location'];

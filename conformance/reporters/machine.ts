@@ -5,7 +5,7 @@
  */
 import type { Secrets } from '../key-forms.js';
 import { describeConnection } from './connection.js';
-import type { CheckOutcome, ConformanceResult } from '../types.js';
+import type { CheckOutcome, ConformanceResult } from '../vocabulary.js';
 import { describeCounts, verdictOf } from '../outcomes.js';
 import { cut } from '../show.js';
 import { curlCommand, redactDeep } from './replay.js';

@@ -8,24 +8,24 @@ import { performance } from 'node:perf_hooks';
 import type { Socket } from 'node:net';
 import { operations as specOperations, type OperationDescriptor } from '../../spec/operations.js';
 import { PetStore, SeedError, type IdMode, type SeedPet, type Store } from '../store/index.js';
-import { createAuthenticator, hasRepeatedHost } from './auth.js';
+import { createAuthenticator, hasRepeatedHost } from './authenticator.js';
 import { createClock, type Clock } from './clock.js';
 import { DEFAULT_BASE_PATH, DEVELOPMENT_API_KEY, defaultLimits, type Limits } from './decisions.js';
 import { createRequestHandler } from './handler.js';
-import { createOperationHandlers } from './operations.js';
+import { createOperationHandlers } from './operation-handlers.js';
 import { answerClientError } from './client-errors.js';
 import { endAndLinger } from './linger.js';
 import type { ErrorCode } from './errors.js';
 import { CLOSE } from './headers.js';
 import { createResponder, type Exchange } from './respond.js';
-import { CONTROL_PREFIX, createControlHandler } from './control/routes.js';
+import { CONTROL_PREFIX, createControlHandler } from './control/api.js';
 import { createDocsHandler, DOCS_PREFIX, isDocsTarget } from './docs.js';
 import { FaultTable } from './control/faults.js';
 import { createJournalReader, Journal, keepBytes, type JournalEntry, type JournalReader, type JournalRecord } from './control/journal.js';
-import { shareControl, type SharedControl, type SharedControlParts } from './control/shared.js';
+import { shareControl, type SharedControl, type SharedControlParts } from './control/shared-settings.js';
 import type { HeaderList } from './headers.js';
 import type { RequestLog } from './log.js';
-import { createFindingChecks, type FindingChecks } from './findings/checks.js';
+import { createFindingChecks, type FindingChecks } from './findings/detect.js';
 import { createFindingLedger, type FindingLedger } from './findings/ledger.js';
 
 export interface ServerOptions {
@@ -222,7 +222,7 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
 
 /**
  * With a shared store, the control API's settings are shared too
- * (control/shared.ts): `sharing` settles once the latest of them is taken up,
+ * (control/shared-settings.ts): `sharing` settles once the latest of them is taken up,
  * which listen() waits for (and reports, if it fails).
  */
 function shareSettings(store: Store, parts: SharedControlParts): { sharing?: Promise<SharedControl>; shared?: SharedControl } {

@@ -5,15 +5,15 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { OperationDescriptor } from '../../spec/operations.js';
-import { challenge, hasRepeatedAuthorization, type AuthOutcome } from './auth.js';
+import { challenge, hasRepeatedAuthorization, type AuthOutcome } from './authenticator.js';
 import type { Clock } from './clock.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
-import { deprecationHeaders } from './deprecation.js';
+import { deprecationHeaders } from './deprecation-headers.js';
 import { errorJson, statusOf } from './errors.js';
 import { GET_PET_DEPRECATED_SINCE, type Limits } from './decisions.js';
 import { FAULT_HEADER, type FaultDecision, type FaultTable } from './control/faults.js';
-import type { FindingChecks } from './findings/checks.js';
-import type { OperationHandler } from './operations.js';
+import type { FindingChecks } from './findings/detect.js';
+import type { OperationHandler } from './operation-handlers.js';
 import { compileParamsReader, type ParamsReader, type UnknownParameter } from './params.js';
 import type { HeaderList } from './headers.js';
 import type { Exchange, Responder } from './respond.js';

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OperationDescriptor } from '../../spec/operations.js';
 import type { Clock } from './clock.js';
-import type { Culprit } from './findings/checks.js';
+import type { Culprit } from './findings/detect.js';
 import { errorJson, statusOf, type ErrorCode } from './errors.js';
 import { CLOSE, hasBody, saysClose, type HeaderList } from './headers.js';
 import { lingerAfterAnswer } from './linger.js';

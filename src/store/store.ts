@@ -2,7 +2,7 @@
  * What the server needs of a store, whichever holds the pets: the in-memory
  * PetStore (the default, synchronous: its answers are values) or the shared
  * RedisStore (its answers are promises, and may fail when Redis is away).
- * The server settles either kind the same way (server/settle.ts), so the
+ * The server settles either kind the same way (server/store-answer.ts), so the
  * in-memory hot path never waits on a promise.
  */
 import type { NewPet, PetStatus } from '../../spec/types.js';

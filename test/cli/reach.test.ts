@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} in --header values is the syntax under test, read by resolveHeaders.
-// What `petstore conform` needs to reach a real staging (src/cli/reach.ts):
+// What `petstore conform` needs to reach a real staging (cli/reach.ts):
 // --header 'Name: value' fields, with `${VAR}` read from the environment and
 // `@FILE` from a file, each value a secret of the run that reports hide; and
 // the TLS files of --ca, --cert, --key and --insecure. Every bad value is a
@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { UsageError } from '../../src/cli/io.js';
-import { readTlsFiles, resolveHeaders } from '../../src/cli/reach.js';
+import { UsageError } from '../../cli/io.js';
+import { readTlsFiles, resolveHeaders } from '../../cli/reach.js';
 
 /** Asserts that `fn` throws a UsageError (exit 2) whose message matches `message`. */
 function throwsUsage(t: Test, fn: () => unknown, message: RegExp | string, what?: string) {

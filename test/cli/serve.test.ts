@@ -1,9 +1,9 @@
-// `petstore serve` (src/cli/serve.ts) as a user runs it: a child process of
+// `petstore serve` (cli/serve.ts) as a user runs it: a child process of
 // bin/petstore.js, on an ephemeral port, stopped with SIGTERM.
 import { join } from 'node:path';
 import t from 'tap';
-import { apiClient } from '../helpers/http.js';
-import { connect, parseRawResponse, readAll } from '../helpers/raw.js';
+import { apiClient } from '../helpers/api-client.js';
+import { connect, parseRawResponse, readAll } from '../helpers/raw-socket.js';
 import { runCli, startServe, waitForOutput } from '../helpers/cli.js';
 
 const DEV_KEY = 'petstore-dev-key';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { createProgram } from '../../src/cli/main.js';
+import { createProgram } from '../../cli/main.js';
 import { errorCatalog } from '../../src/server/errors.js';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');

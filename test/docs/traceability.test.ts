@@ -3,9 +3,9 @@
 // names exists, and every check of a run is named there.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { FAMILIES } from '../../conformance/types.js';
+import { FAMILIES } from '../../conformance/vocabulary.js';
 import { startServer } from '../../src/index.js';
-import { conformJson } from '../conformance/run-conform.js';
+import { conformJson } from '../helpers/run-conform.js';
 
 const matrix = readFileSync(new URL('../../docs/traceability.md', import.meta.url), 'utf8');
 const named = new Set(

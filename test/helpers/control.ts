@@ -13,8 +13,8 @@ import { derefAll, type Schema } from '../../spec/operations.js';
 import { parseJson, type JsonValue } from '../../spec/json/index.js';
 import { compileSchema, type Validator } from '../../spec/schema/validate.js';
 import { errorCatalog } from '../../src/server/index.js';
-import { requestParts } from './http.js';
-import { matchesTemplate } from './oracle.js';
+import { requestParts } from './api-client.js';
+import { matchesTemplate } from './spec-guard.js';
 
 export const CONTROL_JSON = 'application/json';
 

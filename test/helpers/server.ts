@@ -4,7 +4,7 @@
  */
 import type { Test } from 'tap';
 import { createServer, type PetstoreServer, type ServerOptions } from '../../src/server/index.js';
-import { apiClient, type Api, type ApiResponse } from './http.js';
+import { apiClient, type Api, type ApiResponse } from './api-client.js';
 
 export interface TestServer {
   readonly server: PetstoreServer;
@@ -12,7 +12,7 @@ export interface TestServer {
   readonly url: string;
   /** A key the server accepts. */
   readonly key: string;
-  /** Requests below the base URL, authenticated with `key` unless told otherwise, checked by the oracle. */
+  /** Requests below the base URL, authenticated with `key` unless told otherwise, checked by the spec guard. */
   readonly api: Api;
 }
 

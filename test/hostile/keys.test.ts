@@ -1,12 +1,12 @@
 // API keys (decision D1, README "petstore serve"): taken from --api-key,
 // PETSTORE_API_KEYS and --api-keys-file together; every key compared over its whole length;
 // never printed, logged or echoed, whatever a hostile client sends.
-// (test/control/logs.test.ts covers the request log under ordinary traffic.)
+// (test/src/server/log.test.ts covers the request log under ordinary traffic.)
 import { join } from 'node:path';
 import fc from 'fast-check';
 import t from 'tap';
 import { request as undiciRequest } from 'undici';
-import { createAuthenticator, sameBytes } from '../../src/server/auth.js';
+import { createAuthenticator, sameBytes } from '../../src/server/authenticator.js';
 import { runCli, startServe } from '../helpers/cli.js';
 import { startTestServer } from '../helpers/server.js';
 import { request, send } from './wire.js';

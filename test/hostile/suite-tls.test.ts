@@ -2,7 +2,7 @@
 // base URL on a plain-HTTP server, a certificate nobody trusts, and plain
 // HTTP to a TLS port. Each is reported as one clear line with exit 2 (or as
 // failures with exit 1), never a crash or a stack trace, within the time
-// budget, and the API key is never printed. (test/conformance/safety.test.ts
+// budget, and the API key is never printed. (test/conformance/client/safety.test.ts
 // covers redirects, hangs, resets, non-JSON and wrong lengths.)
 import https from 'node:https';
 import t, { type Test } from 'tap';

@@ -1,6 +1,6 @@
-// The framework servers of test/conformance/frameworks.test.ts again, with
+// The framework servers of test/fixtures/frameworks.test.ts again, with
 // the default number of runs, as users run the suite.
 import t from 'tap';
-import { testFrameworks } from '../conformance/frameworks.js';
+import { testFrameworks } from '../fixtures/frameworks.js';
 
 testFrameworks(t, []);

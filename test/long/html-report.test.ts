@@ -10,7 +10,7 @@ import t from 'tap';
 import { startVariant } from '../../fixtures/implementations/index.mjs';
 import type { ConformanceResult } from '../../conformance/index.js';
 import { openPage } from '../helpers/browser.js';
-import { runCli } from '../conformance/run-conform.js';
+import { runCli } from '../helpers/run-conform.js';
 
 const KEY = 'html-report-key-7';
 

@@ -1,9 +1,9 @@
 // Every broken variant fails `petstore conform` with its default options
 // (--runs 100), as users run it: shard 2 of 4 (one file each, so they run side
 // by side). The fast tier runs them all with fewer generated cases
-// (test/conformance/implementations-broken*.test.ts).
+// (test/fixtures/implementations-broken*.test.ts).
 import t from 'tap';
-import { shard, testVariant } from '../conformance/variants.js';
+import { shard, testVariant } from '../fixtures/variants.js';
 
 // A shard runs about 25 variants of a few seconds each: more than tap's default per file.
 t.setTimeout(600_000);

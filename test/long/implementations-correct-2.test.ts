@@ -1,8 +1,8 @@
 // Every correct variant passes `petstore conform` with its default options
 // (--runs 100), as users run it: shard 2 of 2. The fast tier runs them all
-// with fewer generated cases (test/conformance/implementations-correct*.test.ts).
+// with fewer generated cases (test/fixtures/implementations-correct*.test.ts).
 import t from 'tap';
-import { shard, testVariant } from '../conformance/variants.js';
+import { shard, testVariant } from '../fixtures/variants.js';
 
 // A shard runs about 20 variants of a few seconds each: more than tap's default per file.
 t.setTimeout(600_000);

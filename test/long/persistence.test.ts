@@ -1,5 +1,5 @@
 // Persistence with `petstore serve --state FILE` (src/store/state-file.ts,
-// src/cli/serve.ts): the pets are read from the file at start and written
+// cli/serve.ts): the pets are read from the file at start and written
 // atomically (a temporary file, flushed, renamed over the old one) every
 // --state-interval seconds when they changed and on shutdown, so a reader, a
 // restart or a crash never meets a half-written file.
@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import t, { type Test } from 'tap';
 import { parseJson, type JsonValue } from '../../spec/json/index.js';
 import { plain, controlClient } from '../helpers/control.js';
-import { apiClient } from '../helpers/http.js';
+import { apiClient } from '../helpers/api-client.js';
 import { runCli, startServe, type RunningServer } from '../helpers/cli.js';
 
 t.jobs = 3;

@@ -7,7 +7,7 @@ import t, { type Test } from 'tap';
 import { Agent, request } from 'undici';
 import { createServer, type PetstoreServer } from '../../src/server/index.js';
 import { openRedisStore, type RedisStore } from '../../src/store/index.js';
-import { conformJson, describeFailures } from '../conformance/run-conform.js';
+import { conformJson, describeFailures } from '../helpers/run-conform.js';
 import { startRedis, type TestRedis } from '../helpers/redis.js';
 import { startRoundRobin } from '../helpers/round-robin.js';
 

@@ -12,7 +12,7 @@ import t, { type Test } from 'tap';
 import type { ConformanceResult } from '../../conformance/index.js';
 import { createServer } from '../../src/server/index.js';
 import { openRedisStore, type RedisStore } from '../../src/store/index.js';
-import { describeFailures, runCli } from '../conformance/run-conform.js';
+import { describeFailures, runCli } from '../helpers/run-conform.js';
 import { startRedis } from '../helpers/redis.js';
 import { makePki, type Pki, startNginx, startTinyproxy } from '../helpers/staging.js';
 

@@ -1,0 +1,84 @@
+// Issue 26 §4: findings' memory is bounded per rule, not per request: a
+// client sending 10,000 distinct unknown parameter names cannot grow it
+// without bound. And the count, the first and the last request per finding.
+import t from 'tap';
+import { createClock } from '../../../../src/server/clock.js';
+import { createFindingLedger } from '../../../../src/server/findings/ledger.js';
+import { MAX_FINDINGS_PER_RULE, type FindingDraft } from '../../../../src/server/findings/finding.js';
+import { startTestServer } from '../../../helpers/server.js';
+import { request } from 'undici';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+
+// The heap is measured after a full collection: gc exposed for this file.
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+
+const draft = (subject: string): FindingDraft => ({
+  code: 'unknown_query_parameter',
+  severity: 'warning',
+  rule: '/paths/~1pets/get/parameters',
+  subject,
+  seed: '§4.1 List animals',
+  sent: `${subject}=1`,
+  expected: 'limit or status',
+  message: `no parameter ${subject}`,
+});
+const requestNo = (seq: number) => ({ seq, req: { method: 'GET', url: `/v1/pets?n${seq}=1` } });
+
+t.test('a rule keeps at most MAX_FINDINGS_PER_RULE distinct findings; the rest are counted together in one more', async (t) => {
+  const ledger = createFindingLedger({ clock: createClock(), redact: (s) => s, keys: [] });
+  for (let i = 1; i <= 10_000; i++) ledger.note(requestNo(i), draft(`name${i}`));
+  const all = ledger.list();
+  t.equal(all.length, MAX_FINDINGS_PER_RULE + 1);
+  const overflow = all[MAX_FINDINGS_PER_RULE];
+  t.match(overflow, { count: 10_000 - MAX_FINDINGS_PER_RULE, first: { request: MAX_FINDINGS_PER_RULE + 1 }, last: { request: 10_000 } });
+  t.match(overflow?.sent, /and others: more than 20 distinct findings of this rule/);
+  t.equal(
+    all.reduce((n, f) => n + f.count, 0),
+    10_000,
+    'every request counted',
+  );
+  t.equal(ledger.count('warning'), MAX_FINDINGS_PER_RULE + 1, 'counted as distinct findings');
+});
+
+t.test('10,000 distinct unknown parameter names sent to a server leave a bounded set of findings and a flat heap', async (t) => {
+  const s = await startTestServer(t);
+  const send = async (i: number) => {
+    const res = await request(`${s.url}/pets?unknown_${i}_${'x'.repeat(50)}=${i}`, { headers: { authorization: `Bearer ${s.key}` } });
+    await res.body.text();
+  };
+  const batch = async (from: number, to: number) => {
+    for (let i = from; i < to; i += 50) await Promise.all(Array.from({ length: Math.min(50, to - i) }, (_, k) => send(i + k)));
+  };
+  await batch(0, 2_000);
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  await batch(2_000, 10_000);
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  const findings = s.server.findings.list();
+  t.equal(findings.length, MAX_FINDINGS_PER_RULE + 1, 'bounded by the rule, not by the names sent');
+  t.equal(
+    findings.reduce((n, f) => n + f.count, 0),
+    10_000,
+    'and every one counted',
+  );
+  t.ok(after - before < 8 * 1024 * 1024, `heap grew ${Math.round((after - before) / 1024)} KiB over 8,000 more distinct names`);
+});
+
+t.test('clear forgets every finding', async (t) => {
+  const ledger = createFindingLedger({ clock: createClock(), redact: (s) => s, keys: [] });
+  ledger.note(requestNo(1), draft('a'));
+  ledger.clear();
+  t.strictSame(ledger.list(), []);
+  t.equal(ledger.count(), 0);
+});
+
+t.test('a request that shows a finding is marked with its severity and rule, each of them', async (t) => {
+  const ledger = createFindingLedger({ clock: createClock(), redact: (s) => s, keys: [] });
+  const x: { seq: number; req: { method: string; url: string }; findings?: string } = requestNo(1);
+  ledger.note(x, draft('a'));
+  ledger.note(x, { ...draft('b'), severity: 'error', rule: '/paths' });
+  t.equal(x.findings, 'warning /paths/~1pets/get/parameters, error /paths');
+});
