@@ -41,8 +41,9 @@ export default {
     'src/store/ids.ts',
     // The store's id assignment and lookup: create, get (its read cache), indexOf, denseId and nextId.
     petStoreIdLines(),
-    // The JSON parser every request body goes through.
+    // The JSON parser every request body goes through, and its exact numbers (the int64 ids and limits).
     'spec/json/parse.ts',
+    'spec/json/exact-numbers.ts',
   ],
   testRunner: 'tap',
   tap: {
@@ -60,7 +61,7 @@ export default {
       // Through a running server: slower, so only the one nearest to authentication.
       'test/src/server/authenticator/over-http.test.ts',
     ],
-    nodeArgs: ['-r', '{{hookFile}}', '--import', 'tsx'],
+    nodeArgs: ['-r', '{{hookFile}}', '--import', 'tsx', '--import', './test/helpers/fast-check-seed.ts'],
     forceBail: true,
   },
   coverageAnalysis: 'perTest',

@@ -374,7 +374,7 @@ async function main() {
     ...(quick ? [] : [await prism(true)]),
   ];
   // --only runs the named servers alone (comma-separated; the ceiling stays, as every ratio needs it): the
-  // getPet figure depends on how many servers share the rounds (docs/performance.md, 27 November).
+  // getPet figure depends on how many servers share the rounds (docs/performance.md, "Method").
   if (args.only) {
     const names = new Set(['ceiling', ...args.only.split(',').map((name) => name.trim())]);
     for (let i = servers.length - 1; i >= 0; i--) if (!names.has(servers[i][0])) servers.splice(i, 1);

@@ -6,10 +6,11 @@
  * and a write budget. Every exchange is handed to observers (the `responses`
  * family validates each one) and counted.
  */
-import { type Dispatcher, errors as undiciErrors } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { JsonValue } from '../spec/json/index.js';
 import { readBody, type RepeatedName } from './response-body.js';
 import { sendRaw, type RawAnswer } from './raw.js';
+import { type DispatchedAnswer, describeTransportError, roundTrip, TooLarge } from './round-trip.js';
 import { createTransport, tlsConnectOptions, type TransportOptions } from './transport.js';
 
 export interface WireRequest {
@@ -153,125 +154,160 @@ export function createClient(options: ClientOptions): Client {
     options.transport,
   );
   const extraHeaders = Object.fromEntries(Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
-  const rawTls = tlsConnectOptions(options.transport?.tls);
-  const observers: Observer[] = [];
-  const writeMethods = new Set(options.writeMethods ?? ['POST', 'PUT', 'PATCH', 'DELETE']);
-  let requests = 0;
-  let writes = 0;
-  let rateLimited = 0;
-  const { acquire, release } = createGate(options.concurrency, options.rate);
-
-  /**
-   * The seed leaves rate limits open (§8), so a correct target may answer 429
-   * Too Many Requests: the request was not processed (RFC 6585 §4) and is sent
-   * again after Retry-After (or a growing pause) and a random jitter, ten
-   * times at most. Every 429 is still judged by the observers and counted
-   * for the report.
-   */
-  function send(family: string, request: WireRequest): Promise<WireResponse> {
-    return sentUntilServed(
-      request,
-      () => sendOnce(family, request),
-      (response) => response,
-    );
-  }
-
-  /**
-   * Sends with `once` until the answer is not a 429, ten retries at most (see
-   * send). A write counts once against the budget, however often a 429 makes
-   * it be sent again.
-   */
-  async function sentUntilServed<T>(request: WireRequest, once: () => Promise<T>, responseOf: (answer: T) => WireResponse): Promise<T> {
-    if (writeMethods.has(request.method)) {
-      if (writes >= options.maxWrites) throw new WriteBudgetExhausted(`the write budget (--max-writes ${options.maxWrites}) is used up`);
-      writes++;
-    }
-    for (let attempt = 0; ; attempt++) {
-      const answer = await once();
-      const response = responseOf(answer);
-      if (response.status !== 429) return answer;
-      if (attempt >= MAX_RATE_LIMIT_RETRIES) throw stillRateLimited(request);
-      rateLimited++;
-      await new Promise((resolve) => setTimeout(resolve, retryDelayMs(response.headers['retry-after'], attempt) + jitterMs(attempt)));
-    }
-  }
-
-  async function sendOnce(family: string, request: WireRequest): Promise<WireResponse> {
-    await acquire();
-    const started = performance.now();
-    requests++;
-    try {
-      let answer: DispatchedAnswer;
-      try {
-        const headers = withExtraHeaders(request.headers, extraHeaders);
-        answer = await roundTrip(
-          agent,
-          origin.origin,
-          request.fromOrigin ? request.path : basePath + request.path,
-          { ...request, headers },
-          options.maxResponseBytes,
-        );
-      } catch (error) {
-        if (error instanceof TooLarge) throw new TransportError(`the response body is larger than ${options.maxResponseBytes} bytes`, request);
-        throw new TransportError(describeTransportError(error, options.timeoutMs), request);
-      }
-      const response: WireResponse = {
-        status: answer.status,
-        headers: answer.headers,
-        ...readBody(answer.bytes, answer.headers['content-encoding'], options.maxResponseBytes),
-        durationMs: performance.now() - started,
-      };
-      for (const observer of observers) observer({ request, response, family });
-      return response;
-    } finally {
-      release();
-    }
-  }
-
-  function sendRawRequest(family: string, request: WireRequest & { raw: string }): Promise<RawAnswer> {
-    return sentUntilServed(
-      request,
-      () => sendRawOnce(family, request),
-      (answer) => answer.response,
-    );
-  }
-
-  async function sendRawOnce(family: string, request: WireRequest & { raw: string }): Promise<RawAnswer> {
-    await acquire();
-    requests++;
-    try {
-      const raw = withExtraHeaderLines(request.raw, extraHeaders);
-      const answer = await sendRaw({ origin, timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, tls: rawTls }, raw).catch(
-        (error: Error) => {
-          throw new TransportError(error.message, request);
-        },
-      );
-      for (const observer of observers) observer({ request, response: answer.response, family });
-      return answer;
-    } finally {
-      release();
-    }
-  }
+  const state: ClientState = {
+    options,
+    origin,
+    basePath,
+    agent,
+    extraHeaders,
+    rawTls: tlsConnectOptions(options.transport?.tls),
+    observers: [],
+    writeMethods: new Set(options.writeMethods ?? ['POST', 'PUT', 'PATCH', 'DELETE']),
+    counts: { requests: 0, writes: 0, rateLimited: 0 },
+    gate: createGate(options.concurrency, options.rate),
+  };
+  const { counts, observers } = state;
 
   return {
     baseUrl: joinUrl(origin.href, ''),
     authorization: `Bearer ${options.apiKey}`,
     extraHeaders,
     ...(proxy ? { proxy } : {}),
-    send,
-    sendRaw: sendRawRequest,
-    writesLeft: () => options.maxWrites - writes,
+    send: (family, request) => send(state, family, request),
+    sendRaw: (family, request) => sendRawRequest(state, family, request),
+    writesLeft: () => options.maxWrites - counts.writes,
     observe: (observer) => void observers.push(observer),
-    stats: () => ({ requests, writes, rateLimited }),
+    stats: () => ({ requests: counts.requests, writes: counts.writes, rateLimited: counts.rateLimited }),
     close: () => agent.close(),
   };
+}
+
+/** What every request of one client shares: where and how it is sent, who observes it, and the counts so far. */
+interface ClientState {
+  readonly options: ClientOptions;
+  readonly origin: URL;
+  /** The base URL's path and query, which every request's path follows. */
+  readonly basePath: string;
+  readonly agent: Dispatcher;
+  /** The --header fields, by lower-case name. */
+  readonly extraHeaders: Readonly<Record<string, string>>;
+  /** The TLS settings of the connections client.sendRaw opens. */
+  readonly rawTls: ReturnType<typeof tlsConnectOptions>;
+  readonly observers: Observer[];
+  readonly writeMethods: ReadonlySet<string>;
+  readonly counts: { requests: number; writes: number; rateLimited: number };
+  readonly gate: Gate;
+}
+
+/**
+ * The seed leaves rate limits open (§8), so a correct target may answer 429
+ * Too Many Requests: the request was not processed (RFC 6585 §4) and is sent
+ * again after Retry-After (or a growing pause) and a random jitter, ten
+ * times at most. Every 429 is still judged by the observers and counted
+ * for the report.
+ */
+function send(state: ClientState, family: string, request: WireRequest): Promise<WireResponse> {
+  return sentUntilServed(
+    state,
+    request,
+    () => sendOnce(state, family, request),
+    (response) => response,
+  );
+}
+
+/**
+ * Sends with `once` until the answer is not a 429, ten retries at most (see
+ * send). A write counts once against the budget, however often a 429 makes
+ * it be sent again.
+ */
+async function sentUntilServed<T>(state: ClientState, request: WireRequest, once: () => Promise<T>, responseOf: (answer: T) => WireResponse): Promise<T> {
+  const { options, counts } = state;
+  if (state.writeMethods.has(request.method)) {
+    if (counts.writes >= options.maxWrites) throw new WriteBudgetExhausted(`the write budget (--max-writes ${options.maxWrites}) is used up`);
+    counts.writes++;
+  }
+  for (let attempt = 0; ; attempt++) {
+    const answer = await once();
+    const response = responseOf(answer);
+    if (response.status !== 429) return answer;
+    if (attempt >= MAX_RATE_LIMIT_RETRIES) throw stillRateLimited(request);
+    counts.rateLimited++;
+    await new Promise((resolve) => setTimeout(resolve, retryDelayMs(response.headers['retry-after'], attempt) + jitterMs(attempt)));
+  }
+}
+
+async function sendOnce(state: ClientState, family: string, request: WireRequest): Promise<WireResponse> {
+  const { options } = state;
+  await state.gate.acquire();
+  const started = performance.now();
+  state.counts.requests++;
+  try {
+    let answer: DispatchedAnswer;
+    try {
+      const headers = withExtraHeaders(request.headers, state.extraHeaders);
+      answer = await roundTrip(
+        state.agent,
+        state.origin.origin,
+        request.fromOrigin ? request.path : state.basePath + request.path,
+        { ...request, headers },
+        options.maxResponseBytes,
+      );
+    } catch (error) {
+      if (error instanceof TooLarge) throw new TransportError(`the response body is larger than ${options.maxResponseBytes} bytes`, request);
+      throw new TransportError(describeTransportError(error, options.timeoutMs), request);
+    }
+    const response: WireResponse = {
+      status: answer.status,
+      headers: answer.headers,
+      ...readBody(answer.bytes, answer.headers['content-encoding'], options.maxResponseBytes),
+      durationMs: performance.now() - started,
+    };
+    for (const observer of state.observers) observer({ request, response, family });
+    return response;
+  } finally {
+    state.gate.release();
+  }
+}
+
+function sendRawRequest(state: ClientState, family: string, request: WireRequest & { raw: string }): Promise<RawAnswer> {
+  return sentUntilServed(
+    state,
+    request,
+    () => sendRawOnce(state, family, request),
+    (answer) => answer.response,
+  );
+}
+
+async function sendRawOnce(state: ClientState, family: string, request: WireRequest & { raw: string }): Promise<RawAnswer> {
+  const { options } = state;
+  await state.gate.acquire();
+  state.counts.requests++;
+  try {
+    const raw = withExtraHeaderLines(request.raw, state.extraHeaders);
+    const answer = await sendRaw(
+      { origin: state.origin, timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, tls: state.rawTls },
+      raw,
+    ).catch((error: Error) => {
+      throw new TransportError(error.message, request);
+    });
+    for (const observer of state.observers) observer({ request, response: answer.response, family });
+    return answer;
+  } finally {
+    state.gate.release();
+  }
+}
+
+/** Requests in flight and started per second, bounded (createGate). */
+interface Gate {
+  acquire(): Promise<void>;
+  release(): void;
 }
 
 /**
  * At most `concurrency` requests in flight, and (when `rate` is above 0) at
  * most `rate` started per second: the rest wait their turn in order.
  */
-function createGate(concurrency: number, rate: number): { acquire(): Promise<void>; release(): void } {
+function createGate(concurrency: number, rate: number): Gate {
   let inFlight = 0;
   const waiting: (() => void)[] = [];
   let nextSlot = 0;
@@ -291,52 +327,6 @@ function createGate(concurrency: number, rate: number): { acquire(): Promise<voi
       waiting.shift()?.();
     },
   };
-}
-
-/**
- * One request and its whole answer, through undici's dispatcher with plain
- * callbacks: a body stream and its events per request would cost the suite
- * more than the judging does. Reading stops as soon as the body passes
- * maxResponseBytes (the rest is not read).
- */
-function roundTrip(agent: Dispatcher, origin: string, path: string, request: WireRequest, maxResponseBytes: number): Promise<DispatchedAnswer> {
-  return new Promise((resolve, reject) => {
-    let status = 0;
-    let headers: Record<string, string> = {};
-    let chunks: Buffer[] = [];
-    let size = 0;
-    agent.dispatch(
-      {
-        origin,
-        path,
-        method: request.method,
-        headers: request.headers as Record<string, string | string[]>,
-        body: request.body ?? null,
-      },
-      {
-        // undici tells a handler of this form from its older one by this method.
-        onRequestStart() {},
-        onResponseStart(_controller, statusCode, fields) {
-          // Called again after a 1xx answer: only the final one counts.
-          status = statusCode;
-          headers = flattenHeaders(fields);
-          chunks = [];
-          size = 0;
-        },
-        onResponseData(controller, chunk) {
-          size += chunk.length;
-          if (size > maxResponseBytes) controller.abort(new TooLarge());
-          else chunks.push(chunk);
-        },
-        onResponseEnd() {
-          resolve({ status, headers, bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) });
-        },
-        onResponseError(_controller, error) {
-          reject(error);
-        },
-      },
-    );
-  });
 }
 
 /** The request's fields, and each --header field it does not set itself. */
@@ -362,25 +352,6 @@ function withExtraHeaderLines(raw: string, extra: Readonly<Record<string, string
 
 const MAX_RATE_LIMIT_RETRIES = 10;
 
-interface DispatchedAnswer {
-  status: number;
-  headers: Record<string, string>;
-  bytes: Buffer;
-}
-
-/** The reason a read stopped at maxResponseBytes. */
-class TooLarge extends Error {}
-
-/** Header fields by lower-case name; a repeated field's values joined by ", " (RFC 9110 §5.3). */
-function flattenHeaders(fields: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const name of Object.keys(fields)) {
-    const value = fields[name];
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return headers;
-}
-
 /** Retry-After in seconds or as an HTTP-date (RFC 9110 §10.2.3), capped at 10 s; else 250 ms, doubling. */
 function retryDelayMs(retryAfter: string | undefined, attempt: number): number {
   const fallback = 250 * 2 ** attempt;
@@ -397,31 +368,4 @@ function retryDelayMs(retryAfter: string | undefined, attempt: number): number {
  */
 function jitterMs(attempt: number): number {
   return Math.random() * 10 * 2 ** attempt;
-}
-
-function describeTransportError(error: unknown, timeoutMs: number): string {
-  if (
-    error instanceof undiciErrors.HeadersTimeoutError ||
-    error instanceof undiciErrors.BodyTimeoutError ||
-    error instanceof undiciErrors.ConnectTimeoutError
-  ) {
-    return `no answer within ${timeoutMs} ms`;
-  }
-  const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-  const code = e.code ?? e.cause?.code;
-  switch (code) {
-    case 'ECONNREFUSED':
-      return 'the connection was refused';
-    case 'ECONNRESET':
-    case 'UND_ERR_SOCKET':
-      return 'the connection was reset or closed before a complete answer';
-    case 'ENOTFOUND':
-      return 'the host name does not resolve';
-    default:
-      // A certificate the run cannot verify: an internal CA, a self-signed one, a name that does not match.
-      if (typeof code === 'string' && /CERT|SELF_SIGNED|ISSUER|ALTNAME|VERIFY/.test(code))
-        return `TLS error: ${code} (${e.message ?? e.cause?.message}); trust the target's CA with --ca FILE (or NODE_EXTRA_CA_CERTS=FILE), or skip verification with --insecure`;
-      if (typeof code === 'string' && /TLS|SSL/.test(code)) return `TLS error: ${code} (${e.message ?? e.cause?.message})`;
-      return `${code ?? 'transport error'}: ${e.message}`;
-  }
 }

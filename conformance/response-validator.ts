@@ -2,7 +2,7 @@
  * Judging a response against the spec, with two validators that share no
  * code with the reference server's request handling:
  * - @stoplight/prism-http's `validateOutput` (status, media type, body schema);
- * - the exact validator compiled from the same spec (`src/schema`), which sees
+ * - the exact validator compiled from the same spec (`spec/schema`), which sees
  *   the lossless body, so int64 values are checked digit for digit.
  * Prism parses with doubles and bounds `format: int64` to ±(2^53−1), which
  * would fail a correct target whose ids go beyond 2^53; so it is shown the

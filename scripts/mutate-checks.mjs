@@ -33,7 +33,7 @@
  * process.
  *
  * A helper several families share (`judgedBy`: checks/page.ts, rules.ts,
- * shared.ts) is judged by each of those families, and by each run (a fixture
+ * family-requests.ts) is judged by each of those families, and by each run (a fixture
  * and a family) only where that run, unmutated, reached the mutant.
  *
  * A target may name `tests`: test files that judge, after the witnesses, the
@@ -125,6 +125,10 @@ const TARGETS = [
   { file: 'conformance/catalogues/json-texts.ts', family: 'json', tests: ['test/conformance/catalogues/json-texts.test.ts'] },
   // What the hand-written messages put on the wire, which node:http fixtures cannot all show: its test reads the sockets.
   { file: 'conformance/checks/http.ts', family: 'http', optIn: true, tests: ['test/conformance/checks/http.test.ts', 'test/conformance/checks/responses/off-spec.test.ts'] },
+  // Its catalogues (the messages it writes by hand, the preconditions and ranges it sends): judged as http.ts is.
+  { file: 'conformance/catalogues/message-framings.ts', family: 'http', optIn: true, tests: ['test/conformance/checks/http.test.ts', 'test/conformance/checks/responses/off-spec.test.ts'] },
+  { file: 'conformance/catalogues/raw-reads.ts', family: 'http', optIn: true, tests: ['test/conformance/checks/http.test.ts', 'test/conformance/checks/responses/off-spec.test.ts'] },
+  { file: 'conformance/catalogues/preconditions-and-ranges.ts', family: 'http', optIn: true, tests: ['test/conformance/checks/http.test.ts', 'test/conformance/checks/responses/off-spec.test.ts'] },
   // The rules judge answers other families' requests get too (a 304 to an invariants request): their test gives those.
   { file: 'conformance/checks/http-rules.ts', family: 'http', optIn: true, tests: ['test/conformance/checks/http-rules.test.ts'] },
   // any-request draws nothing at the runs the corpus is judged at (its examples fill them): its test judges what it draws.
@@ -826,7 +830,7 @@ async function runTests(sandbox, mutant, tests) {
       const env = { ...process.env };
       if (mutant === undefined) delete env.__STRYKER_ACTIVE_MUTANT__;
       else env.__STRYKER_ACTIVE_MUTANT__ = String(mutant);
-      const child = spawn(process.execPath, ['--import', 'tsx', join(sandbox, test)], { cwd: sandbox, env, stdio: 'ignore' });
+      const child = spawn(process.execPath, ['--import', 'tsx', '--import', './test/helpers/fast-check-seed.ts', join(sandbox, test)], { cwd: sandbox, env, stdio: 'ignore' });
       children.add(child);
       const timer = setTimeout(() => child.kill('SIGKILL'), TEST_TIMEOUT_MS);
       child.on('close', (code) => {

@@ -11,6 +11,10 @@ import { idOf } from '../knowledge.js';
 import { expectStatus } from '../check.js';
 import type { WireRequest, WireResponse } from '../client.js';
 import { Violation, type CheckContext, type Family } from '../vocabulary.js';
+import { isObject } from '../../spec/json/is-object.js';
+
+/** The families read bodies with the floor's own test for a JSON object. */
+export { isObject };
 
 export interface PlannedRequest {
   readonly method: string;
@@ -69,10 +73,6 @@ export function createOperation(ctx: CheckContext): OperationDescriptor | undefi
 /** The operation that reads one item by a path id. */
 export function getOperation(ctx: CheckContext): OperationDescriptor | undefined {
   return ctx.operations.find((op) => op.method === 'GET' && op.path.includes('{') && op.responses.some((r) => r.status === 200));
-}
-
-export function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**

@@ -9,13 +9,19 @@ import fc from 'fast-check';
 import type { OperationDescriptor } from '../../spec/operations.js';
 import type { JsonObject } from '../../spec/json/index.js';
 import { fillPath, sampleValidBody } from '../arbitraries/requests.js';
-import { expectErrorBody, expectStatus, NothingToExercise, propertyCheck } from '../check.js';
+import { head, MESSAGE_CASES } from '../catalogues/message-framings.js';
+import { READ_CASES } from '../catalogues/raw-reads.js';
+import { CONDITIONAL_CASES } from '../catalogues/preconditions-and-ranges.js';
+import { expectStatus, NothingToExercise, propertyCheck } from '../check.js';
 import { basePathOf, type WireRequest, type WireResponse } from '../client.js';
 import { echoProblem } from '../knowledge.js';
 import { Violation, type Check, type CheckContext } from '../vocabulary.js';
 import { HTTP_RULES } from './http-rules.js';
 import { ruleCheck } from './rules.js';
 import { createOperation, getOperation, isObject, listOperation, readablePath } from './family-requests.js';
+
+// The chunked coding's writer lives with the messages that use it; its test imports it from here.
+export { chunks } from '../catalogues/message-framings.js';
 
 type Sent = { request: WireRequest; response: WireResponse };
 
@@ -41,77 +47,6 @@ function directOnly(c: CheckContext): void {
 function rawParts(c: CheckContext): { host: string; basePath: string } {
   return { host: new URL(c.options.baseUrl).host, basePath: basePathOf(c.options.baseUrl) };
 }
-
-interface MessageCase {
-  readonly label: string;
-  /** The request, given the host, path, credential and JSON body. */
-  readonly build: (parts: { host: string; path: string; authorization: string; body: string }) => string;
-  /** The case where Transfer-Encoding and Content-Length are both sent (RFC 9112 §6.3 item 3). */
-  readonly conflicting?: true;
-}
-
-/** `body` as two chunks of the chunked transfer coding (RFC 9112 §7.1), each with `extension`. */
-export const chunks = (body: string, extension = ''): string => {
-  // Split between characters, never inside a surrogate pair: half of one would be written as U+FFFD.
-  let half = Math.floor(body.length / 2);
-  if (/[\ud800-\udbff]/.test(body.charAt(half - 1))) half++;
-  return [body.slice(0, half), body.slice(half)].map((part) => `${Buffer.byteLength(part).toString(16)}${extension}\r\n${part}\r\n`).join('');
-};
-
-const head = (lines: readonly string[]): string => `${lines.join('\r\n')}\r\n\r\n`;
-
-/** Messages RFC 9112 lets any client send, each carrying one valid NewPet. */
-const MESSAGE_CASES: readonly MessageCase[] = [
-  {
-    label: 'a chunked body (RFC 9112 §7.1)',
-    build: ({ host, path, authorization, body }) =>
-      head([`POST ${path} HTTP/1.1`, `Host: ${host}`, `Authorization: ${authorization}`, 'Content-Type: application/json', 'Transfer-Encoding: chunked']) +
-      `${chunks(body)}0\r\n\r\n`,
-  },
-  {
-    label: 'a chunked body with chunk extensions (RFC 9112 §7.1.1)',
-    build: ({ host, path, authorization, body }) =>
-      head([`POST ${path} HTTP/1.1`, `Host: ${host}`, `Authorization: ${authorization}`, 'Content-Type: application/json', 'Transfer-Encoding: chunked']) +
-      `${chunks(body, ';conform=1')}0;conform=end\r\n\r\n`,
-  },
-  {
-    label: 'a chunked body with a trailer field (RFC 9112 §7.1.2)',
-    build: ({ host, path, authorization, body }) =>
-      `${head([
-        `POST ${path} HTTP/1.1`,
-        `Host: ${host}`,
-        `Authorization: ${authorization}`,
-        'Content-Type: application/json',
-        'Transfer-Encoding: chunked',
-        'Trailer: Conform-Trailer',
-      ])}${chunks(body)}0\r\nConform-Trailer: 1\r\n\r\n`,
-  },
-  {
-    label: 'a Range field on POST, which a server MUST ignore (RFC 9110 §14.2)',
-    build: ({ host, path, authorization, body }) =>
-      head([
-        `POST ${path} HTTP/1.1`,
-        `Host: ${host}`,
-        `Authorization: ${authorization}`,
-        'Content-Type: application/json',
-        `Content-Length: ${Buffer.byteLength(body)}`,
-        'Range: bytes=0-1',
-      ]) + body,
-  },
-  {
-    label: 'Transfer-Encoding: chunked beside a Content-Length of 1 (RFC 9112 §6.3)',
-    conflicting: true,
-    build: ({ host, path, authorization, body }) =>
-      `${head([
-        `POST ${path} HTTP/1.1`,
-        `Host: ${host}`,
-        `Authorization: ${authorization}`,
-        'Content-Type: application/json',
-        'Content-Length: 1',
-        'Transfer-Encoding: chunked',
-      ])}${chunks(body)}0\r\n\r\n`,
-  },
-];
 
 function messageCheck(op: OperationDescriptor): Check {
   return propertyCheck({
@@ -197,94 +132,6 @@ function judgeCreated(c: CheckContext, sent: Sent, value: JsonObject): void {
   if (problem) throw new Violation(problem, sent);
 }
 
-interface ReadCase {
-  readonly label: string;
-  /** The request line and fields, given the host, the path and the credential. */
-  readonly lines: (parts: { host: string; path: string; authorization: string }) => string[];
-  readonly judge: (c: CheckContext, answer: { sent: Sent; closed: boolean; more: boolean }, op: OperationDescriptor) => void;
-}
-
-/** A 400 that RFC 9112 requires and common servers do not give: anything else is an advisory. */
-function adviseBadRequest(c: CheckContext, sent: Sent, op: OperationDescriptor, what: { decision: string; seed: string; request: string }): void {
-  c.unspecified(
-    {
-      decision: what.decision,
-      family: 'http',
-      operationId: op.operationId,
-      seed: what.seed,
-      observed: `${what.request} was answered ${sent.response.status}`,
-      referenceBehaviour: '400 bad_request',
-      ...sent,
-    },
-    sent.response.status === 400,
-  );
-}
-
-/** Requests RFC 9112 defines the answer to, whatever the framework: each read with the key. */
-const READ_CASES: readonly ReadCase[] = [
-  {
-    label: 'no Host field',
-    lines: ({ path, authorization }) => [`GET ${path} HTTP/1.1`, `Authorization: ${authorization}`, 'Accept: application/json'],
-    // A MUST that popular servers do not keep (uvicorn with httptools, which FastAPI's standard install uses; gunicorn;
-    // Puma before 8): the request is served as if Host named the target, which harms nothing an origin server
-    // answers, so it is an advisory, as two Host fields are. Failing on it (a 5xx) is a failure.
-    judge: (c, { sent }, op) => {
-      if (sent.response.status >= 500) throw new Violation(`an HTTP/1.1 request without Host (RFC 9112 §3.2: 400) was answered ${sent.response.status}`, sent);
-      adviseBadRequest(c, sent, op, {
-        decision: 'missing-host',
-        seed: 'RFC 9112 §3.2: a server MUST respond 400 to an HTTP/1.1 request without a Host field (uvicorn with httptools, gunicorn and Puma before 8 serve it)',
-        request: 'a request without Host',
-      });
-    },
-  },
-  {
-    label: 'two Host fields',
-    lines: ({ host, path, authorization }) => [`GET ${path} HTTP/1.1`, `Host: ${host}`, 'Host: conform.invalid', `Authorization: ${authorization}`],
-    judge: (c, { sent }, op) =>
-      adviseBadRequest(c, sent, op, {
-        decision: 'two-host-fields',
-        seed: 'RFC 9112 §3.2: a server MUST respond 400 to a request with more than one Host field (Node.js, Express and Fastify accept one)',
-        request: 'a request with two Host fields',
-      }),
-  },
-  {
-    label: 'HEAD',
-    lines: ({ host, path, authorization }) => [`HEAD ${path} HTTP/1.1`, `Host: ${host}`, `Authorization: ${authorization}`, 'Connection: close'],
-    judge: (_c, { sent, more }) => {
-      if (more)
-        throw new Violation(
-          `the answer to HEAD (${sent.response.status}) carries content after its header section (RFC 9110 §9.3.2: the server MUST NOT send content)`,
-          sent,
-        );
-    },
-  },
-  {
-    label: 'Connection: close',
-    lines: ({ host, path, authorization }) => [`GET ${path} HTTP/1.1`, `Host: ${host}`, `Authorization: ${authorization}`, 'Connection: close'],
-    judge: (_c, { sent, closed }) => {
-      expectStatus(sent, [200], 'a request with Connection: close');
-      if (!closed) throw new Violation('after answering a request with Connection: close, the server kept the connection open (RFC 9112 §9.6)', sent);
-    },
-  },
-  {
-    label: 'an absolute-form target',
-    lines: ({ host, path, authorization }) => [`GET http://${host}${path} HTTP/1.1`, `Host: ${host}`, `Authorization: ${authorization}`, 'Connection: close'],
-    judge: (c, { sent }, op) =>
-      c.unspecified(
-        {
-          decision: 'absolute-form',
-          family: 'http',
-          operationId: op.operationId,
-          seed: 'RFC 9112 §3.2.2: a server MUST accept the absolute-form in requests (frameworks that route the target as a path do not)',
-          observed: `GET with the absolute-form target was answered ${sent.response.status}`,
-          referenceBehaviour: 'answered as the origin form (200 with the list)',
-          ...sent,
-        },
-        sent.response.status === 200 && Array.isArray(sent.response.json),
-      ),
-  },
-];
-
 /** RFC 9112's rules for reading a request: Host required, HEAD without content, Connection: close honoured, the absolute form. */
 function readCheck(op: OperationDescriptor): Check {
   return propertyCheck({
@@ -361,69 +208,6 @@ function conditionalCheck(op: OperationDescriptor): Check {
     },
   });
 }
-
-interface ConditionalCase {
-  readonly label: string;
-  readonly headers: (etag: string | undefined) => Record<string, string>;
-  readonly withoutKey?: true;
-  readonly judge: (sent: Sent, etag: string | undefined) => void;
-}
-
-const NEVER_ISSUED = '"conform-never-issued"';
-
-const CONDITIONAL_CASES: readonly ConditionalCase[] = [
-  {
-    label: 'If-None-Match with a tag never issued',
-    headers: () => ({ 'if-none-match': NEVER_ISSUED }),
-    judge: (sent) => expectStatus(sent, [200], `If-None-Match: ${NEVER_ISSUED} (a tag the server never issued)`),
-  },
-  {
-    label: 'If-Modified-Since that is not a date',
-    headers: () => ({ 'if-modified-since': 'not a date' }),
-    judge: (sent) => expectStatus(sent, [200], 'If-Modified-Since: not a date (an invalid date must be ignored)'),
-  },
-  {
-    label: 'If-None-Match with the tag just issued',
-    headers: (etag) => ({ 'if-none-match': etag ?? NEVER_ISSUED }),
-    judge: (sent, etag) => {
-      expectStatus(sent, etag === undefined ? [200] : [200, 304], `If-None-Match: ${etag ?? NEVER_ISSUED}`);
-      if (sent.response.status === 304 && sent.response.headers['etag'] === undefined)
-        throw new Violation('a 304 without the ETag that the 200 carried (RFC 9110 §15.4.5)', sent);
-    },
-  },
-  {
-    label: 'Range: bytes=0-3',
-    headers: () => ({ range: 'bytes=0-3' }),
-    judge: (sent) => expectStatus(sent, [200, 206, 416], 'Range: bytes=0-3 (ignored, served or refused)'),
-  },
-  {
-    label: 'If-None-Match: * without the key',
-    headers: () => ({ 'if-none-match': '*' }),
-    withoutKey: true,
-    judge: (sent) => {
-      expectStatus(sent, [401], 'If-None-Match: * without a key');
-      expectErrorBody(sent);
-    },
-  },
-  {
-    label: 'the issued tag without the key',
-    headers: (etag) => ({ 'if-none-match': etag ?? NEVER_ISSUED, 'if-modified-since': 'Sun, 01 Jan 2090 00:00:00 GMT' }),
-    withoutKey: true,
-    judge: (sent) => {
-      expectStatus(sent, [401], 'a precondition the representation meets, without a key');
-      expectErrorBody(sent);
-    },
-  },
-  {
-    label: 'Range without the key',
-    headers: () => ({ range: 'bytes=0-3' }),
-    withoutKey: true,
-    judge: (sent) => {
-      expectStatus(sent, [401], 'Range: bytes=0-3 without a key');
-      expectErrorBody(sent);
-    },
-  },
-];
 
 /** Other methods on the interface's paths, with the key: only their answers' form is judged (http.allow and the rules). */
 function otherMethodsCheck(op: OperationDescriptor): Check {

@@ -56,7 +56,7 @@ const SAFE_METHODS = new Set(METHODS.filter((m) => m.safe).map((m) => m.method))
 const PET = '{pet}';
 
 /** Credentials that are not the valid key sent as `Bearer`: the auth family's near misses, and one more. */
-function refusedCredentials(apiKey: string): { label: string; header: string | null }[] {
+function nearMissCredentials(apiKey: string): { label: string; header: string | null }[] {
   return [
     ...refusedAuthorizationExamples(apiKey),
     // Authorization is not a list field (RFC 9110 §11.6.2): a Bearer credential after a comma is not the field's credential.
@@ -86,7 +86,7 @@ export function targetsOf(ctx: CheckContext): Target[] {
 
 export function attemptArbitrary(ctx: CheckContext): fc.Arbitrary<Attempt> {
   const targets = targetsOf(ctx);
-  const credentials = refusedCredentials(ctx.options.apiKey);
+  const credentials = nearMissCredentials(ctx.options.apiKey);
   return fc
     .record({
       method: fc.oneof(
@@ -134,7 +134,7 @@ export function attemptExamples(ctx: CheckContext): Attempt[][] {
     targets.map((target) => plain('GET', target)),
     REQUEST_FIELDS.map((_, i) => ({ ...plain('GET', item), fields: [i] })),
     QUERY_FORMS.map((_, i) => ({ ...plain('GET', item), query: i })),
-    refusedCredentials(ctx.options.apiKey).map((authorization) => ({ ...plain('GET', item), authorization })),
+    nearMissCredentials(ctx.options.apiKey).map((authorization) => ({ ...plain('GET', item), authorization })),
     // A route outside the interface answers the method its framework mounted it on (POST /reset) and that one only,
     // so it gets each of them; the interface's own paths, one each (the registry's methods on a pet follow).
     targets.flatMap((target, i) => (target.fromOrigin ? unsafe.map((method) => plain(method, target)) : [plain(unsafe[i % unsafe.length]!, target)])),

@@ -17,7 +17,7 @@ import { isObject, someExistingId } from './family-requests.js';
 const SECTION = '§5 Authentication';
 
 /** Credentials that must never reach an operation (a wrong key is one of the key's length, so no length check tells it apart). */
-export function refusedCredentials(apiKey: string): { label: string; header: string | null }[] {
+export function missingOrWrongKey(apiKey: string): { label: string; header: string | null }[] {
   const wrong = [...apiKey].map((c) => (c === 'z' ? 'y' : 'z')).join('') || 'z';
   return [
     { label: 'no Authorization header', header: null },
@@ -50,9 +50,9 @@ function spellingCheck(op: OperationDescriptor): Check {
       'Every operation requires HTTP bearer authentication (§5.1): a spelling of the route that the target routes to the operation must check the key too; a 2xx that carries pets or creates one without a valid key is data served without authentication.',
     seedSection: SECTION,
     writes,
-    arbitrary: (c) => fc.tuple(fc.constantFrom(...spellingsOf(op, '1')), fc.constantFrom(...refusedCredentials(c.options.apiKey))),
+    arbitrary: (c) => fc.tuple(fc.constantFrom(...spellingsOf(op, '1')), fc.constantFrom(...missingOrWrongKey(c.options.apiKey))),
     // Every spelling with every refused credential: the domain is small, so all of it is tried.
-    examples: (c) => spellingsOf(op, '1').flatMap((s) => refusedCredentials(c.options.apiKey).map((k) => [s, k] as [Spelling, typeof k])),
+    examples: (c) => spellingsOf(op, '1').flatMap((s) => missingOrWrongKey(c.options.apiKey).map((k) => [s, k] as [Spelling, typeof k])),
     runs: () => 1,
     async predicate(c, [spelling, credential]) {
       id ??= await idFor(c, op);

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { Socket } from 'node:net';
 import { operations as specOperations, type OperationDescriptor } from '../../spec/operations.js';
 import { PetStore, SeedError, type IdMode, type SeedPet, type Store } from '../store/index.js';
-import { createAuthenticator, hasRepeatedHost } from './authenticator.js';
+import { createAuthenticator } from './authenticator.js';
 import { createClock, type Clock } from './clock.js';
 import { DEFAULT_BASE_PATH, DEVELOPMENT_API_KEY, defaultLimits, type Limits } from './decisions.js';
 import { createRequestHandler } from './handler.js';
@@ -16,16 +16,16 @@ import { createOperationHandlers } from './operation-handlers.js';
 import { answerClientError } from './client-errors.js';
 import { endAndLinger } from './linger.js';
 import type { ErrorCode } from './errors.js';
-import { CLOSE } from './headers.js';
 import { createResponder, type Exchange } from './respond.js';
-import { CONTROL_PREFIX, createControlHandler } from './control/api.js';
-import { createDocsHandler, DOCS_PREFIX, isDocsTarget } from './docs.js';
+import { createDispatch, type Dispatch } from './dispatch.js';
+import { createControlHandler } from './control/api.js';
+import { createDocsHandler, DOCS_PREFIX } from './docs.js';
 import { FaultTable } from './control/faults.js';
 import { createJournalReader, Journal, keepBytes, type JournalEntry, type JournalReader, type JournalRecord } from './control/journal.js';
 import { shareControl, type SharedControl, type SharedControlParts } from './control/shared-settings.js';
 import type { HeaderList } from './headers.js';
 import type { RequestLog } from './log.js';
-import { createFindingChecks, type FindingChecks } from './findings/detect.js';
+import { createFindingDetector, type FindingDetector } from './findings/detect.js';
 import { createFindingLedger, type FindingLedger } from './findings/ledger.js';
 
 export interface ServerOptions {
@@ -115,11 +115,11 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
   const journalReader = createJournalReader(apiKeys, limits.journalBodyBytes);
   const journal = new Journal(limits.journalSize, journalReader);
   const findings = createFindingLedger({ clock, redact: journalReader.redact, keys: apiKeys });
-  const checks =
+  const detector =
     options.findings === false
       ? undefined
-      : createFindingChecks({ ledger: findings, operations, basePath, limits, redact: journalReader.redact, keys: apiKeys });
-  const answered = createRecorder(journal, clock, limits, options, checks);
+      : createFindingDetector({ ledger: findings, operations, basePath, limits, redact: journalReader.redact, keys: apiKeys });
+  const answered = createRecorder(journal, clock, limits, options, detector);
   const onError = options.onError ?? ((error: unknown) => console.error('petstore: unexpected error:', error));
   const respond = createResponder(clock, { closing: () => closing, answered, failed: onError });
   const faults = new FaultTable(options.random);
@@ -127,14 +127,14 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
   const authenticate = createAuthenticator(apiKeys);
   const handle = createRequestHandler({
     operations,
-    handlers: createOperationHandlers({ store, limits, respond, basePath, ...(checks ? { findings: checks } : {}) }),
+    handlers: createOperationHandlers({ store, limits, respond, basePath, ...(detector ? { findings: detector } : {}) }),
     authenticate,
     basePath,
     clock,
     limits,
     respond,
     faults,
-    ...(checks ? { findings: checks } : {}),
+    ...(detector ? { findings: detector } : {}),
   });
   const operationIds = operations.map((op) => op.operationId);
   const control =
@@ -146,47 +146,8 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
     options.docs === false || basePath === DOCS_PREFIX
       ? undefined
       : createDocsHandler(operations, basePath, respond, { findings: control !== undefined && options.findings !== false });
-  const isControl = (url: string | undefined) =>
-    control !== undefined &&
-    url?.startsWith(CONTROL_PREFIX) === true &&
-    (url.length === CONTROL_PREFIX.length || '/?'.includes(url[CONTROL_PREFIX.length] as string));
-
-  // The interface's requests so far: each one's id in the journal and in findings.
-  let requests = 0;
-  const serve = (req: http.IncomingMessage, res: http.ServerResponse): void => {
-    // RFC 9112 §9.3.2: pipelined requests may be processed in parallel only
-    // when all are safe. Node hands over a pipelined request at once, its
-    // response queued without a socket; it waits here for its turn, so a
-    // getPet pipelined behind a createPet finds the pet.
-    if (!res.socket) return void res.once('socket', () => serve(req, res));
-    // RFC 9112 §3.2.2: a server must accept the absolute form (`GET http://host/v1/pets`).
-    if (req.url !== undefined && req.url.charCodeAt(0) !== 0x2f && /^https?:\/\//i.test(req.url)) req.url = originForm(req.url);
-    const toDocs = docs !== undefined && isDocsTarget(req.url);
-    // The page, like the control API, is not the interface: the journal leaves both out.
-    const toControl = toDocs || isControl(req.url);
-    // Every field set here, so that every Exchange has one shape (the pipeline fills some in).
-    const x: Exchange = {
-      req,
-      res,
-      headers: undefined,
-      arrived: performance.now(),
-      toControl,
-      requestBody: undefined,
-      seq: toControl ? 0 : ++requests,
-      operation: undefined,
-      culprit: undefined,
-      findings: undefined,
-    };
-    // RFC 9112 §3.2: an HTTP/1.1 request without Host, or with two, is
-    // answered 400. Node's own check (requireHostHeader) answers the first
-    // with no body and lets the second through (it keeps the first Host).
-    if (req.headers.host === undefined && req.httpVersion === '1.1')
-      return respond.sendError(x, 'bad_request', 'an HTTP/1.1 request must carry a Host header', CLOSE);
-    if (hasRepeatedHost(req.rawHeaders)) return respond.sendError(x, 'bad_request', 'a request carries one Host header, not several', CLOSE);
-    return toDocs ? docs(x) : toControl ? control!(x) : handle(x);
-  };
-
-  const server = createListener(serve, clock, limits);
+  const dispatch = createDispatch({ respond, handle, control, docs });
+  const server = createListener(dispatch, clock, limits);
 
   return {
     http: server,
@@ -267,7 +228,7 @@ function closeListener(server: http.Server, graceMs: number, beginClosing: () =>
  * the answers Node would otherwise give on its own (or not give) brought back
  * to the pipeline or to answerClientError.
  */
-function createListener(serve: (req: http.IncomingMessage, res: http.ServerResponse) => void, clock: Clock, limits: Limits): http.Server {
+function createListener(dispatch: Dispatch, clock: Clock, limits: Limits): http.Server {
   const server = http.createServer(
     {
       requireHostHeader: false,
@@ -277,7 +238,7 @@ function createListener(serve: (req: http.IncomingMessage, res: http.ServerRespo
       keepAliveTimeout: limits.keepAliveTimeoutMs,
       connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
     },
-    serve,
+    dispatch,
   );
   server.maxConnections = limits.maxConnections;
   // A client may close its sending side once its requests are out (RFC 9112
@@ -289,7 +250,7 @@ function createListener(serve: (req: http.IncomingMessage, res: http.ServerRespo
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, clock, limits));
   // RFC 9110 §10.1.1 lets a server ignore an expectation it does not know;
   // Node would answer 417 with no Error body, so the request is served as usual.
-  server.on('checkExpectation', serve);
+  server.on('checkExpectation', dispatch);
   // Node destroys a CONNECT request's socket unanswered unless someone listens
   // for 'connect'. This is no proxy: CONNECT goes through the pipeline like any
   // other method (401, 404 or 405 with an Error body), then the connection closes.
@@ -302,7 +263,7 @@ function createListener(serve: (req: http.IncomingMessage, res: http.ServerRespo
       res.detachSocket(socket);
       endAndLinger(socket);
     });
-    serve(req, res);
+    dispatch(req, res);
   });
   return server;
 }
@@ -312,14 +273,20 @@ function createListener(serve: (req: http.IncomingMessage, res: http.ServerRespo
  * Only references are kept (bodies cut to the journal's size, copied when
  * they are views of something larger); the journal's reader does the rest.
  */
-function createRecorder(journal: Journal, clock: Clock, limits: Limits, options: Pick<ServerOptions, 'onRequest' | 'log'>, checks: FindingChecks | undefined) {
+function createRecorder(
+  journal: Journal,
+  clock: Clock,
+  limits: Limits,
+  options: Pick<ServerOptions, 'onRequest' | 'log'>,
+  detector: FindingDetector | undefined,
+) {
   const cap = limits.journalBodyBytes;
   const reader: JournalReader = journal.reader;
   const { onRequest, log } = options;
   return (x: Exchange, status: number, code?: ErrorCode, headers?: HeaderList, body?: string | Buffer): void => {
     const { req, toControl } = x;
     // A refusal is what the client got wrong: a finding (before the log line, which marks it).
-    if (checks && code !== undefined && !toControl) checks.refused(x, code, () => errorMessage(body));
+    if (detector && code !== undefined && !toControl) detector.refused(x, code, () => errorMessage(body));
     if (!onRequest && !log && (toControl || limits.journalSize === 0)) return;
     const latencyMs = Math.round((performance.now() - x.arrived) * 100) / 100;
     const sent = x.requestBody;
@@ -353,15 +320,5 @@ function errorMessage(body: string | Buffer | undefined): string {
     return String((JSON.parse(body === undefined ? '{}' : body.toString()) as { message?: unknown }).message ?? '');
   } catch {
     return '';
-  }
-}
-
-/** The origin form (path and query) of an absolute-form request target. */
-function originForm(target: string): string {
-  try {
-    const url = new URL(target);
-    return url.pathname + url.search;
-  } catch {
-    return target;
   }
 }

@@ -1,6 +1,6 @@
 /**
  * What the seed leaves open ("not shown"), decided once for the reference
- * server. The README's decisions table explains each; nothing here is in the
+ * server. docs/decisions.md explains each; nothing here is in the
  * spec, and the conformance suite assumes none of it unless run with --strict.
  */
 

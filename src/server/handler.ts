@@ -12,7 +12,7 @@ import { deprecationHeaders } from './deprecation-headers.js';
 import { errorJson, statusOf } from './errors.js';
 import { GET_PET_DEPRECATED_SINCE, type Limits } from './decisions.js';
 import { FAULT_HEADER, type FaultDecision, type FaultTable } from './control/faults.js';
-import type { FindingChecks } from './findings/detect.js';
+import type { FindingDetector } from './findings/detect.js';
 import type { OperationHandler } from './operation-handlers.js';
 import { compileParamsReader, type ParamsReader, type UnknownParameter } from './params.js';
 import type { HeaderList } from './headers.js';
@@ -30,7 +30,7 @@ export interface HandlerDeps {
   /** Faults injected through the control API. */
   readonly faults?: FaultTable;
   /** Checks of each request against the spec (findings); none for the control API, which is not the interface. */
-  readonly findings?: FindingChecks;
+  readonly findings?: FindingDetector;
 }
 
 const NO_FAULT: FaultDecision = { kind: 'none' };
@@ -50,7 +50,7 @@ interface Prepared {
 
 type Found = Extract<RouteMatch, { found: true }>;
 
-/** Answers one request; serve() in create-server.ts makes the Exchange. */
+/** Answers one request; serve() (serve.ts) makes the Exchange. */
 export type RequestHandler = (x: Exchange) => void;
 
 export function createRequestHandler(deps: HandlerDeps): RequestHandler {
@@ -62,41 +62,8 @@ export function createRequestHandler(deps: HandlerDeps): RequestHandler {
   const refusals = REFUSALS;
   const findings = deps.findings;
 
-  /** The accepted request, from the sunset on: parameters, then the operation. */
-  function operate(x: Exchange, p: Prepared, match: Found, query: string | undefined): void {
-    if (p.sunset !== undefined && clock.now() >= p.sunset) {
-      return respond.sendError(x, 'gone', `${p.operation.operationId} was removed on ${p.operation.sunset?.toUTCString()}`);
-    }
-    if (match.badEncoding !== undefined) {
-      x.culprit = { name: match.badEncoding, sent: `${match.badEncoding} that is not valid percent-encoding` };
-      return respond.sendError(x, 'invalid_parameter', `path parameter ${match.badEncoding} is not valid percent-encoding`);
-    }
-    const params = p.readParams(match.params, query, findings && p.unknownParameter, x);
-    if (!params.ok) {
-      x.culprit = { name: params.name, sent: params.sent };
-      return respond.sendError(x, 'invalid_parameter', params.message);
-    }
-    p.handler(x, params.values);
-  }
-
-  /** A request that a fault injected through the control API takes over. */
-  function suffer(x: Exchange, p: Prepared, match: Found, query: string | undefined, fault: Exclude<FaultDecision, { kind: 'none' }>): void {
-    x.headers = [...(x.headers ?? []), FAULT_HEADER, fault.header];
-    x.fault = fault.header;
-    const act = () => {
-      try {
-        if (fault.kind === 'drop') return respond.drop(x);
-        if (fault.kind === 'error') {
-          return respond.sendError(x, 'fault_injected', `a fault injected through the control API (status ${fault.status})`, undefined, fault.status);
-        }
-        operate(x, p, match, query);
-      } catch (error) {
-        respond.fail(x, error);
-      }
-    };
-    if (fault.latencyMs > 0) delayUntil(x.arrived + fault.latencyMs, act);
-    else act();
-  }
+  const operate = createOperate(clock, respond, findings);
+  const suffer = createSuffer(respond, operate);
 
   return function handle(x) {
     const { req } = x;
@@ -155,12 +122,56 @@ export function createRequestHandler(deps: HandlerDeps): RequestHandler {
   };
 }
 
+/** The accepted request, from the sunset on: parameters, then the operation. */
+type Operate = (x: Exchange, p: Prepared, match: Found, query: string | undefined) => void;
+
+function createOperate(clock: Clock, respond: Responder, findings: FindingDetector | undefined): Operate {
+  return function operate(x, p, match, query) {
+    if (p.sunset !== undefined && clock.now() >= p.sunset) {
+      return respond.sendError(x, 'gone', `${p.operation.operationId} was removed on ${p.operation.sunset?.toUTCString()}`);
+    }
+    if (match.badEncoding !== undefined) {
+      x.culprit = { name: match.badEncoding, sent: `${match.badEncoding} that is not valid percent-encoding` };
+      return respond.sendError(x, 'invalid_parameter', `path parameter ${match.badEncoding} is not valid percent-encoding`);
+    }
+    const params = p.readParams(match.params, query, findings && p.unknownParameter, x);
+    if (!params.ok) {
+      x.culprit = { name: params.name, sent: params.sent };
+      return respond.sendError(x, 'invalid_parameter', params.message);
+    }
+    p.handler(x, params.values);
+  };
+}
+
+/** A request that a fault injected through the control API takes over. */
+type Suffer = (x: Exchange, p: Prepared, match: Found, query: string | undefined, fault: Exclude<FaultDecision, { kind: 'none' }>) => void;
+
+function createSuffer(respond: Responder, operate: Operate): Suffer {
+  return function suffer(x, p, match, query, fault) {
+    x.headers = [...(x.headers ?? []), FAULT_HEADER, fault.header];
+    x.fault = fault.header;
+    const act = () => {
+      try {
+        if (fault.kind === 'drop') return respond.drop(x);
+        if (fault.kind === 'error') {
+          return respond.sendError(x, 'fault_injected', `a fault injected through the control API (status ${fault.status})`, undefined, fault.status);
+        }
+        operate(x, p, match, query);
+      } catch (error) {
+        respond.fail(x, error);
+      }
+    };
+    if (fault.latencyMs > 0) delayUntil(x.arrived + fault.latencyMs, act);
+    else act();
+  };
+}
+
 /** Everything that depends only on the operation, computed once at start-up. */
 function prepareOperations(
   operations: readonly OperationDescriptor[],
   handlers: HandlerDeps['handlers'],
   basePath: string,
-  findings: FindingChecks | undefined,
+  findings: FindingDetector | undefined,
 ): Map<OperationDescriptor, Prepared> {
   const prepared = new Map<OperationDescriptor, Prepared>();
   for (const operation of operations) {

@@ -5,22 +5,19 @@
  */
 import type { PetStatus } from '../../spec/types.js';
 import { componentSchema } from '../../spec/operations.js';
-import { stringifyJson, type JsonObject, type JsonValue } from '../../spec/json/index.js';
+import { stringifyJson, type JsonValue } from '../../spec/json/index.js';
+import { isObject } from '../../spec/json/is-object.js';
 import { readNewPet, type Maybe, type Store } from '../store/index.js';
 import { readJsonBody } from './request-body.js';
 import type { Limits } from './decisions.js';
 import type { ParamValues } from './params.js';
 import type { Exchange, Responder } from './respond.js';
 import { settle } from './store-answer.js';
-import type { FindingChecks } from './findings/detect.js';
+import type { FindingDetector } from './findings/detect.js';
 import { findGiven, roundingCandidates } from './findings/rounding.js';
 
 /** The fields of a NewPet: any other is unknown to the interface. */
 const petFields = Object.keys(componentSchema('NewPet')['properties'] as object);
-
-function isObject(value: JsonValue): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** Whether a store's answer to get() is a pet, now or later. */
 function isGiven(answer: Maybe<Buffer | undefined>): Maybe<boolean> {
@@ -34,7 +31,7 @@ export interface OperationDeps {
   readonly limits: Limits;
   readonly respond: Responder;
   /** Checks against the spec (findings), when they are on. */
-  readonly findings?: FindingChecks;
+  readonly findings?: FindingDetector;
   /** The interface's base path, for the Location of a created pet. */
   readonly basePath: string;
 }

@@ -6,6 +6,7 @@
 import { componentSchema } from '../../spec/operations.js';
 import type { NewPet } from '../../spec/types.js';
 import type { JsonObject, JsonValue } from '../../spec/json/index.js';
+import { isObject } from '../../spec/json/is-object.js';
 import { compileChecker } from '../../spec/schema/validate.js';
 
 const schema = componentSchema('NewPet');
@@ -23,10 +24,6 @@ export function readNewPet(value: JsonValue): NewPetResult {
     return { ok: false, message: path === '' ? message.replace('the value', 'the body') : message, field: path };
   }
   return { ok: true, pet: checked.value };
-}
-
-function isObject(value: JsonValue): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function pick(source: JsonObject): JsonObject {

@@ -24,6 +24,7 @@
 import { componentSchema } from '../../spec/operations.js';
 import type { NewPet, PetStatus } from '../../spec/types.js';
 import { compileObjectSerializer } from '../../spec/schema/serialize.js';
+import { BigIntList, UintList } from './growable-lists.js';
 import { createRandomIds, idBase, idStep, MAX_INT64, nextIdAfter, type IdMode } from './ids.js';
 import type { CreateManyResult, CreateResult, Store } from './store.js';
 
@@ -55,36 +56,6 @@ const ARENA_GROWTH = 1.5;
  * costs no copy. About 60 to 200 bytes a pet, so at most a few hundred KiB.
  */
 const READ_CACHE_SLOTS = 1024;
-
-/** A growable array of 32-bit unsigned integers. */
-class UintList {
-  values = new Uint32Array(16);
-  length = 0;
-
-  push(value: number): void {
-    if (this.length === this.values.length) {
-      const grown = new Uint32Array(this.values.length * 2);
-      grown.set(this.values);
-      this.values = grown;
-    }
-    this.values[this.length++] = value;
-  }
-}
-
-/** A growable array of int64s. */
-class BigIntList {
-  values = new BigInt64Array(16);
-  length = 0;
-
-  push(value: bigint): void {
-    if (this.length === this.values.length) {
-      const grown = new BigInt64Array(this.values.length * 2);
-      grown.set(this.values);
-      this.values = grown;
-    }
-    this.values[this.length++] = value;
-  }
-}
 
 export class PetStore implements Store {
   readonly kind = 'memory';

@@ -1,7 +1,7 @@
 export { createFindingLedger } from './ledger.js';
 export type { FindingLedger } from './ledger.js';
-export { createFindingChecks } from './detect.js';
-export type { FindingChecks, Culprit } from './detect.js';
+export { createFindingDetector } from './detect.js';
+export type { FindingDetector, Culprit } from './detect.js';
 export { assertNoFindings, describeFindings, describeFinding, FindingsError, isAllowed } from './report.js';
 export type { AllowedFinding, AssertOptions } from './report.js';
 export { MAX_FINDINGS_PER_RULE } from './finding.js';

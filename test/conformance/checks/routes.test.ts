@@ -3,12 +3,12 @@
 // compares nothing but the length (or a prefix) is not let off by the
 // spelling's answer.
 import t from 'tap';
-import { refusedCredentials, servedData } from '../../../conformance/checks/routes.js';
+import { missingOrWrongKey, servedData } from '../../../conformance/checks/routes.js';
 import type { WireResponse } from '../../../conformance/client.js';
 
 t.test('the refused credentials: none, and a Bearer key of the key length that differs from it everywhere', async (t) => {
   for (const key of ['secret-key-123', 'zzzz', 'y', 'z-y-z']) {
-    const [none, wrong] = refusedCredentials(key);
+    const [none, wrong] = missingOrWrongKey(key);
     t.equal(none!.header, null, 'no Authorization header');
     const token = wrong!.header!.replace(/^Bearer /, '');
     t.equal(wrong!.header, `Bearer ${token}`, 'a Bearer credential');
@@ -18,7 +18,7 @@ t.test('the refused credentials: none, and a Bearer key of the key length that d
       `${key} → ${token}: no character in its place`,
     );
   }
-  t.match(refusedCredentials('')[1]!.header, /^Bearer \S+$/, 'an empty key still gets a token: a Bearer without one is another case');
+  t.match(missingOrWrongKey('')[1]!.header, /^Bearer \S+$/, 'an empty key still gets a token: a Bearer without one is another case');
 });
 
 t.test('an answer shows the operation ran when it is a 2xx with pets (a list, or an object with an id); to HEAD, a 2xx JSON answer', async (t) => {

@@ -10,8 +10,8 @@ import { type AddressInfo, createServer as createNetServer, type Socket } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { startServer } from '../../../src/index.js';
-import { runCli } from '../../helpers/run-conform.js';
+import { startServer } from '../../src/index.js';
+import { runCli } from '../helpers/run-conform.js';
 
 const KEY = 'staging-diagnosis-key-1';
 const GATEWAY_SECRET = 'gw-secret-123';
