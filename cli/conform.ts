@@ -4,7 +4,7 @@
  * or an unreachable target (one line, no stack trace).
  */
 import { writeFileSync } from 'node:fs';
-import { Command } from '@commander-js/extra-typings';
+import { Command, Option } from '@commander-js/extra-typings';
 import {
   defaultRunOptions,
   describeCounts,
@@ -51,6 +51,11 @@ function parseList(text: string): string[] {
 }
 
 export function conformCommand(io: CliIo) {
+  return declareConform().action((options) => conform(options, io));
+}
+
+/** The options of `petstore conform`, declared once. */
+function declareConform() {
   return new Command('conform')
     .description('Check any implementation of the interface against the spec (property-based, stateful)')
     .requiredOption('-u, --base-url <url>', 'base URL of the target, ending in its version prefix, e.g. https://staging.example.com/v1')
@@ -78,11 +83,14 @@ export function conformCommand(io: CliIo) {
       parseInteger(1, 86_400),
       defaultRunOptions.timeBudgetMs / 1000,
     )
-    .option(
-      '--settle <s>',
-      'how long, in seconds, a created pet may take to show in lists and getPet (a search index, a replica); 0 demands read-your-writes',
-      parseSeconds(0, 600),
-      defaultRunOptions.settleMs,
+    .addOption(
+      // Held in milliseconds, given and shown in seconds.
+      new Option(
+        '--settle <s>',
+        'how long, in seconds, a created pet may take to show in lists and getPet (a search index, a replica); 0 demands read-your-writes',
+      )
+        .argParser(parseSeconds(0, 600))
+        .default(defaultRunOptions.settleMs, String(defaultRunOptions.settleMs / 1000)),
     )
     .option(
       '-H, --header <field>',
@@ -95,75 +103,79 @@ export function conformCommand(io: CliIo) {
     .option('--key <file>', 'PEM file of the private key of --cert')
     .option('--insecure', 'do not verify the TLS certificate of the target (said in every report)', false)
     .option('--name-prefix <text>', 'prefix of the name of every pet the run creates', defaultRunOptions.namePrefix)
-    .option('-q, --quiet', 'no progress output', false)
-    .action(async (options) => {
-      const apiKey = options.apiKey ?? io.env['PETSTORE_API_KEY'];
-      if (!apiKey) throw new UsageError('an API key is required: --api-key KEY or PETSTORE_API_KEY');
-      let baseUrl: URL;
-      try {
-        baseUrl = new URL(options.baseUrl);
-      } catch {
-        throw new UsageError(`--base-url ${options.baseUrl} is not a URL`);
-      }
-      if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') throw new UsageError('--base-url must be http: or https:');
-      const { families, checkIds } = selection(options.checks, options.skipChecks);
-      const reports = reportTargets(options.reporter ?? [], options.output ?? []);
-      // A proxy the run cannot use is a usage error (exit 2), found before any request.
-      const proxy = proxyFor(baseUrl, io.env);
-      const proxyRefused = proxy && proxyProblem(proxy);
-      if (proxyRefused) throw new UsageError(`${proxyRefused} (from the environment)`);
-      const headers = resolveHeaders(options.header ?? [], io.env);
-      const tls = readTlsFiles(options);
-      const secrets = { apiKey, others: headers.secrets };
-      const progress = !options.quiet && io.stdout.isTTY === true ? createProgress(io) : undefined;
-      let result: ConformanceResult;
-      try {
-        result = await runConformance({
-          baseUrl: baseUrl.href.replace(/\/+$/, ''),
-          apiKey,
-          ...(options.seed !== undefined ? { seed: options.seed } : {}),
-          runs: options.runs,
-          families,
-          checkIds,
-          strict: options.strict,
-          readOnly: options.readOnly,
-          maxWrites: options.maxWrites,
-          rate: options.rate,
-          concurrency: options.concurrency,
-          timeoutMs: options.timeout,
-          timeBudgetMs: options.timeBudget * 1000,
-          namePrefix: options.namePrefix,
-          settleMs: options.settle,
-          ...(Object.keys(headers.fields).length ? { headers: headers.fields } : {}),
-          ...(tls ? { tls } : {}),
-          env: io.env,
-          rerunOptions: rerunOptions(headers.rerun, options),
-          ...(progress ? { onProgress: progress.update } : {}),
-        });
-      } catch (error) {
-        progress?.done();
-        // The diagnosis quotes what answered: a gateway's page may echo the key or a --header value.
-        if (error instanceof TargetUnreachableError) throw new UsageError(redact(error.message, secrets));
-        throw error;
-      }
-      progress?.done();
-      for (const { reporter, file } of reports) {
-        const report = RENDERERS[reporter](result, secrets, { coverage: options.coverage });
-        if (file) writeFileSync(file, report);
-        else io.stdout.write(report);
-      }
-      const files = reports.filter((r) => r.file !== undefined);
-      if (files.length === reports.length) {
-        io.stdout.write(
-          `${result.ok ? 'PASS' : 'FAIL'}: ${result.failures.length} failures, ${result.advisories.length} advisories, seed ${result.seed}; report in ${files.map((r) => `${r.file} (${r.reporter})`).join(', ')}\n` +
-            `${verdictOf(result)}: ${describeCounts(result.counts)}\n`,
-        );
-      }
-      if (result.ok && result.exercised === 0) {
-        throw new UsageError(`nothing was tested: ${describeCounts(result.counts)} (${nothingTestedReason(result)})`);
-      }
-      process.exitCode = result.ok ? 0 : 1;
+    .option('-q, --quiet', 'no progress output', false);
+}
+
+type ConformOptions = ReturnType<ReturnType<typeof declareConform>['opts']>;
+
+/** One run against the target the options name, its reports written, its exit code set. */
+async function conform(options: ConformOptions, io: CliIo): Promise<void> {
+  const apiKey = options.apiKey ?? io.env['PETSTORE_API_KEY'];
+  if (!apiKey) throw new UsageError('an API key is required: --api-key KEY or PETSTORE_API_KEY');
+  let baseUrl: URL;
+  try {
+    baseUrl = new URL(options.baseUrl);
+  } catch {
+    throw new UsageError(`--base-url ${options.baseUrl} is not a URL`);
+  }
+  if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') throw new UsageError('--base-url must be http: or https:');
+  const { families, checkIds } = selection(options.checks, options.skipChecks);
+  const reports = reportTargets(options.reporter ?? [], options.output ?? []);
+  // A proxy the run cannot use is a usage error (exit 2), found before any request.
+  const proxy = proxyFor(baseUrl, io.env);
+  const proxyRefused = proxy && proxyProblem(proxy);
+  if (proxyRefused) throw new UsageError(`${proxyRefused} (from the environment)`);
+  const headers = resolveHeaders(options.header ?? [], io.env);
+  const tls = readTlsFiles(options);
+  const secrets = { apiKey, others: headers.secrets };
+  const progress = !options.quiet && io.stdout.isTTY === true ? createProgress(io) : undefined;
+  let result: ConformanceResult;
+  try {
+    result = await runConformance({
+      baseUrl: baseUrl.href.replace(/\/+$/, ''),
+      apiKey,
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      runs: options.runs,
+      families,
+      checkIds,
+      strict: options.strict,
+      readOnly: options.readOnly,
+      maxWrites: options.maxWrites,
+      rate: options.rate,
+      concurrency: options.concurrency,
+      timeoutMs: options.timeout,
+      timeBudgetMs: options.timeBudget * 1000,
+      namePrefix: options.namePrefix,
+      settleMs: options.settle,
+      ...(Object.keys(headers.fields).length ? { headers: headers.fields } : {}),
+      ...(tls ? { tls } : {}),
+      env: io.env,
+      rerunOptions: rerunOptions(headers.rerun, options),
+      ...(progress ? { onProgress: progress.update } : {}),
     });
+  } catch (error) {
+    progress?.done();
+    // The diagnosis quotes what answered: a gateway's page may echo the key or a --header value.
+    if (error instanceof TargetUnreachableError) throw new UsageError(redact(error.message, secrets));
+    throw error;
+  }
+  progress?.done();
+  for (const { reporter, file } of reports) {
+    const report = RENDERERS[reporter](result, secrets, { coverage: options.coverage });
+    if (file) writeFileSync(file, report);
+    else io.stdout.write(report);
+  }
+  const files = reports.filter((r) => r.file !== undefined);
+  if (files.length === reports.length) {
+    io.stdout.write(
+      `${result.ok ? 'PASS' : 'FAIL'}: ${result.failures.length} failures, ${result.advisories.length} advisories, seed ${result.seed}; report in ${files.map((r) => `${r.file} (${r.reporter})`).join(', ')}\n` +
+        `${verdictOf(result)}: ${describeCounts(result.counts)}\n`,
+    );
+  }
+  if (result.ok && result.exercised === 0) {
+    throw new UsageError(`nothing was tested: ${describeCounts(result.counts)} (${nothingTestedReason(result)})`);
+  }
+  process.exitCode = result.ok ? 0 : 1;
 }
 
 /**
