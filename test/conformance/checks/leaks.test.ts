@@ -1,6 +1,6 @@
 // When an answer gives the API key away (conformance/checks/leaks.ts), and
 // the wrong keys compared with each other. The families' verdicts on real
-// targets are in implementations-*.test.ts (the leaks fixtures).
+// targets are in test/fixtures/ and test/long/implementations-* (the leaks fixtures).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import t from 'tap';
