@@ -1,7 +1,7 @@
 // Every broken variant fails `petstore conform` with its default options
 // (--runs 100), as users run it: shard 2 of 4 (one file each, so they run side
-// by side). The fast tier runs them all with fewer generated cases
-// (test/fixtures/implementations-broken*.test.ts).
+// by side). The fast tier runs a daily sample of them with fewer
+// generated cases (test/fixtures/sample.test.ts).
 import t from 'tap';
 import { shard, testVariant } from '../fixtures/variants.js';
 

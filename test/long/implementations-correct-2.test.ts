@@ -1,6 +1,6 @@
 // Every correct variant passes `petstore conform` with its default options
-// (--runs 100), as users run it: shard 2 of 2. The fast tier runs them all
-// with fewer generated cases (test/fixtures/implementations-correct*.test.ts).
+// (--runs 100), as users run it: shard 2 of 2. The fast tier runs a daily
+// sample of them with fewer generated cases (test/fixtures/sample.test.ts).
 import t from 'tap';
 import { shard, testVariant } from '../fixtures/variants.js';
 
