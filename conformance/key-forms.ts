@@ -50,7 +50,7 @@ export function keyForms(apiKey: string): KeyForm[] {
   if (!apiKey) return [];
   const v = `$${KEY_VARIABLE}`;
   const derived: KeyForm[] = [
-    { text: basicCredentials(apiKey), shell: `"$(printf '%s:' "${v}" | base64 | tr -d '\n')"`, shown: `base64(${v}:)` },
+    { text: basicCredentials(apiKey), shell: `"$(printf '%s:' "${v}" | base64 | tr -d '\\n')"`, shown: `base64(${v}:)` },
     // tr swaps ASCII letters only, as keys are (RFC 6750 b64token).
     { text: swapCase(apiKey), shell: `"$(printf '%s' "${v}" | tr 'a-zA-Z' 'A-Za-z')"`, shown: `swapcase(${v})` },
     { text: apiKey.slice(0, -1), shell: `"\${${KEY_VARIABLE}%?}"`, shown: `\${${KEY_VARIABLE}%?}` },

@@ -4,7 +4,13 @@
  * report.
  */
 import { type Dispatcher, errors as undiciErrors } from 'undici';
-import type { WireRequest } from './client.js';
+
+/** What goes on the wire of a request besides its target (a client's WireRequest is one). */
+export interface RequestParts {
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string | readonly string[]>>;
+  readonly body?: string;
+}
 
 /**
  * One request and its whole answer, through undici's dispatcher with plain
@@ -12,7 +18,7 @@ import type { WireRequest } from './client.js';
  * more than the judging does. Reading stops as soon as the body passes
  * maxResponseBytes (the rest is not read).
  */
-export function roundTrip(agent: Dispatcher, origin: string, path: string, request: WireRequest, maxResponseBytes: number): Promise<DispatchedAnswer> {
+export function roundTrip(agent: Dispatcher, origin: string, path: string, request: RequestParts, maxResponseBytes: number): Promise<DispatchedAnswer> {
   return new Promise((resolve, reject) => {
     let status = 0;
     let headers: Record<string, string> = {};

@@ -81,6 +81,10 @@ t.test('the Basic form rebuilds a key of any length (base64 wraps its output at 
   t.strictSame(evaluate([basic.shell], { [KEY_VARIABLE]: key }), [basic.text]);
 });
 
+t.test('every shell form is one line, so that a replay line stays one command', async (t) => {
+  for (const form of keyForms('k'.repeat(64))) t.notMatch(form.shell, /[\r\n]/, form.shown);
+});
+
 t.test('derived texts shorter than 6 characters, or holding the key, are not forms; no key, no form', async (t) => {
   t.strictSame(
     keyForms('abcde').map((f) => f.shown),

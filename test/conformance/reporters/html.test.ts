@@ -144,7 +144,7 @@ t.test('a failure shows its requirement, minimal input, request, response, repla
   t.match(html, '<p><b>Response</b></p><pre>200\ncontent-type: text/html\n\n&lt;script&gt;');
   t.match(
     html,
-    `<pre class="replay">curl -sS -i -X GET '${TARGET}/pets/1' -H 'authorization: Basic '&quot;$(printf '%s:' &quot;$PETSTORE_API_KEY&quot; | base64)&quot;</pre>`,
+    `<pre class="replay">curl -sS -i -X GET '${TARGET}/pets/1' -H 'authorization: Basic '&quot;$(printf '%s:' &quot;$PETSTORE_API_KEY&quot; | base64 | tr -d '\\n')&quot;</pre>`,
   );
   t.match(
     html,
