@@ -11,7 +11,7 @@
  * answers 503; the client reconnects by itself.
  */
 import { randomUUID } from 'node:crypto';
-import { createClient, type RedisClientType } from 'redis';
+import type { RedisClientType } from 'redis';
 import { componentSchema } from '../../spec/operations.js';
 import type { NewPet, PetStatus } from '../../spec/types.js';
 import { compileObjectSerializer } from '../../spec/schema/serialize.js';
@@ -82,6 +82,9 @@ export class StoreOpenError extends Error {
 async function connect(options: RedisStoreOptions): Promise<Client> {
   let connected = false;
   const where = redactUrl(options.url);
+  // Loaded when a shared store is opened: the in-memory stand-in, and every
+  // process that imports the package for it, never pays for the Redis client.
+  const { createClient } = await import('redis');
   const client: Client = createClient({
     url: options.url,
     // Commands fail at once while Redis is away (503 now), rather than wait

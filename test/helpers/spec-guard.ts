@@ -33,7 +33,9 @@ interface PrismOperation {
 }
 type Either = { _tag: 'Left'; left: PrismDiagnostic[] } | { _tag: 'Right'; right: unknown };
 
-const { getHttpOperationsFromSpec } = require('@stoplight/prism-http') as {
+// Only the spec loader and the validator: the package's main entry also loads
+// Prism's mocker (json-schema-faker, faker), half a second in every test process.
+const { getHttpOperationsFromSpec } = require('@stoplight/prism-http/dist/utils/operations') as {
   getHttpOperationsFromSpec(spec: unknown): Promise<PrismOperation[]>;
 };
 const { validateOutput } = require('@stoplight/prism-http/dist/validator') as {
