@@ -3,7 +3,9 @@
 // room is too big to see at once.
 //
 // - The tests of `X/Y.ts` (X one of spec/, src/, conformance/, cli/) are
-//   `test/X/Y.test.ts` or the files of `test/X/Y/`. A module that only
+//   `test/X/Y.test.ts` or the files of `test/X/Y/`; a test slow by nature (a
+//   daemon, the binary in a child process) is `….long.test.ts` at the same
+//   place, and runs in the long tier (npm run test:long). A module that only
 //   re-exports (an index.ts of `export … from` lines) or only declares types
 //   has nothing of its own to run; any other module without tests must be
 //   listed below, with why.
@@ -61,7 +63,7 @@ function nothingToRun(file: string): boolean {
 
 function testsOf(file: string): string[] {
   const stem = `test/${file.replace(/\.ts$/, '')}`;
-  return tests.filter((test) => test === `${stem}.test.ts` || test.startsWith(`${stem}/`));
+  return tests.filter((test) => test === `${stem}.test.ts` || test === `${stem}.long.test.ts` || test.startsWith(`${stem}/`));
 }
 
 t.test('every module has its tests at the mirrored path, or is listed with its reason', async (t) => {
@@ -76,7 +78,7 @@ t.test('every module has its tests at the mirrored path, or is listed with its r
 t.test('every test file mirrors a module, or is in a folder of the cross-cutting suites', async (t) => {
   const stray = tests.filter((test) => {
     if (CROSS_CUTTING.some((folder) => test.startsWith(`${folder}/`))) return false;
-    const path = test.slice('test/'.length).replace(/\.test\.ts$/, '');
+    const path = test.slice('test/'.length).replace(/(\.long)?\.test\.ts$/, '');
     // test/X/Y.test.ts for X/Y.ts, or test/X/Y/<topic>.test.ts for X/Y.ts
     return !existsSync(join(root, `${path}.ts`)) && !existsSync(join(root, `${dirname(path)}.ts`));
   });
