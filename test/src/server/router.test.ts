@@ -2,23 +2,14 @@
 // {param} segment is one non-empty, percent-decoded segment, and nothing else
 // matches. The router on its own, without a server.
 import t from 'tap';
-import { type OperationDescriptor, operations } from '../../../spec/operations.js';
+import { decoyOperation } from '../../helpers/decoy-operation.js';
+import { type HttpMethod, type OperationDescriptor, operations } from '../../../spec/operations.js';
 import { buildRoutes, matchRoute } from '../../../src/server/router.js';
 
 const routes = buildRoutes(operations);
 
 /** An operation for a template the spec does not have, to try shapes it lacks. */
-function op(method: string, path: string): OperationDescriptor {
-  return {
-    operationId: `${method} ${path}`,
-    method,
-    path,
-    parameters: [],
-    responses: [],
-    deprecated: false,
-    requiresAuth: true,
-  } as unknown as OperationDescriptor;
-}
+const op = (method: string, path: string): OperationDescriptor => decoyOperation(method as HttpMethod, path);
 
 function found(path: string, from = 0) {
   const match = matchRoute(routes, path, from);

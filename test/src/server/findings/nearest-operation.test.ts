@@ -3,19 +3,12 @@
 // template's parameters taking the segment sent, paths of as many segments
 // first, and of the method sent when the path has it; none when nothing is close.
 import t from 'tap';
+import { decoyOperation } from '../../../helpers/decoy-operation.js';
 import { operations, type HttpMethod, type OperationDescriptor } from '../../../../spec/operations.js';
 import { nearestOperation } from '../../../../src/server/findings/nearest-operation.js';
 
 /** A bare operation: only what the search reads. */
-const op = (method: HttpMethod, path: string): OperationDescriptor => ({
-  operationId: `${method.toLowerCase()}${path}`,
-  method,
-  path,
-  parameters: [],
-  responses: [],
-  deprecated: false,
-  requiresAuth: true,
-});
+const op = (method: HttpMethod, path: string): OperationDescriptor => decoyOperation(method, path);
 
 t.test('a misspelt path is offered the operation at the nearest one, named with the base path', async (t) => {
   t.equal(nearestOperation(operations, '/v1', 'GET', '/v1/pet'), 'GET /v1/pets');

@@ -3,21 +3,14 @@
 // refusal after it, each naming the replacement (the spec's x-replacement) and
 // the sunset day (x-sunset), with the seed's section and §9 Versioning.
 import t from 'tap';
+import { decoyOperation } from '../../../helpers/decoy-operation.js';
 import { operations, type HttpMethod, type OperationDescriptor, type ParameterDescriptor } from '../../../../spec/operations.js';
 import { prepareOperationDrafts } from '../../../../src/server/findings/operation-drafts.js';
 
 const param = (name: string): ParameterDescriptor => ({ name, in: 'query', required: false, schema: { type: 'string' } });
 
-const op = (operationId: string, method: HttpMethod, path: string, more: Partial<OperationDescriptor> = {}): OperationDescriptor => ({
-  operationId,
-  method,
-  path,
-  parameters: [],
-  responses: [],
-  deprecated: false,
-  requiresAuth: true,
-  ...more,
-});
+const op = (operationId: string, method: HttpMethod, path: string, more: Partial<OperationDescriptor> = {}): OperationDescriptor =>
+  decoyOperation(method, path, { operationId, ...more });
 
 t.test('every operation has an entry; one that is not deprecated has no draft', async (t) => {
   const drafts = prepareOperationDrafts(operations, '/v1');
