@@ -54,8 +54,9 @@ export default {
       'test/src/server/params.test.ts',
       'test/src/server/request-body.test.ts',
       'test/src/server/params/query.test.ts',
-      // The JSON parser's own tests.
+      // The JSON parser's own tests, and its exact numbers'.
       'test/spec/json/parse.test.ts',
+      'test/spec/json/exact-numbers.test.ts',
       'test/src/store/ids.test.ts',
       'test/src/store/pet-store.test.ts',
       // Through a running server: slower, so only the one nearest to authentication.
