@@ -12,7 +12,7 @@ import { readJsonBody } from './request-body.js';
 import type { Limits } from './decisions.js';
 import type { ParamValues } from './params.js';
 import type { Exchange, Responder } from './respond.js';
-import { settle } from './store-answer.js';
+import { withStoreAnswer } from './store-answer.js';
 import type { FindingDetector } from './findings/detect.js';
 import { findGiven, roundingCandidates } from './findings/rounding.js';
 
@@ -52,14 +52,14 @@ export function createOperationHandlers({ store, limits, respond, findings, base
       const page = store.list(limit, params['status'] as PetStatus | undefined);
       // In memory the page is at hand: answered without a closure made for it.
       if (!(page instanceof Promise)) return respond.send(x, 200, page);
-      settle(x, respond, page, (page) => respond.send(x, 200, page));
+      withStoreAnswer(x, respond, page, (page) => respond.send(x, 200, page));
     },
 
     getPet(x, params) {
       const id = params['petId'] as bigint;
       const pet = store.get(id);
       if (pet !== undefined && !(pet instanceof Promise)) return respond.send(x, 200, pet);
-      settle(x, respond, pet, (json) => {
+      withStoreAnswer(x, respond, pet, (json) => {
         if (json !== undefined) return respond.send(x, 200, json);
         const notFound = () => respond.sendError(x, 'pet_not_found', `no animal has id ${id}`);
         const candidates = findings ? roundingCandidates(id) : [];
@@ -90,7 +90,7 @@ export function createOperationHandlers({ store, limits, respond, findings, base
           x.culprit = sent === undefined ? { name: newPet.field } : { name: newPet.field, sent };
           return respond.sendError(x, 'invalid_body', newPet.message);
         }
-        settle(x, respond, store.create(newPet.pet), (created) => {
+        withStoreAnswer(x, respond, store.create(newPet.pet), (created) => {
           if (!created.ok) return respond.sendError(x, 'storage_full', `the store is full (${store.capacity} animals); nothing was created`);
           respond.send(x, 201, created.json, ['location', petsPath + created.id]);
         });

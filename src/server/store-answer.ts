@@ -11,7 +11,7 @@ import type { Exchange, Responder } from './respond.js';
 /** Seconds a client is told to wait after a 503 for a store that is away: about one reconnect attempt. */
 const RETRY_AFTER_SECONDS = '1';
 
-export function settle<T>(x: Exchange, respond: Responder, value: Maybe<T>, then: (value: T) => void): void {
+export function withStoreAnswer<T>(x: Exchange, respond: Responder, value: Maybe<T>, then: (value: T) => void): void {
   if (!(value instanceof Promise)) return then(value);
   value.then(
     (settled) => {

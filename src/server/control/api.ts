@@ -17,7 +17,7 @@ import { statusOf } from '../errors.js';
 import { createRequestHandler, type RequestHandler } from '../handler.js';
 import type { OperationHandler } from '../operation-handlers.js';
 import type { Exchange, Responder } from '../respond.js';
-import { settle } from '../store-answer.js';
+import { withStoreAnswer } from '../store-answer.js';
 import { readInstant } from '../instant.js';
 import type { FaultTable } from './faults.js';
 import type { Journal } from './journal.js';
@@ -53,7 +53,9 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
   const { store, clock, faults, journal, respond, limits } = deps;
   /** Answers the number of pets and the clock, once the store has counted. */
   const summarise = (x: Exchange) =>
-    settle(x, respond, store.count(), (size) => respond.send(x, 200, stringifyJson({ pets: BigInt(size), clock: new Date(clock.now()).toISOString() })));
+    withStoreAnswer(x, respond, store.count(), (size) =>
+      respond.send(x, 200, stringifyJson({ pets: BigInt(size), clock: new Date(clock.now()).toISOString() })),
+    );
 
   const bodyRules = { maxBytes: limits.maxControlBodyBytes, parse: { maxDepth: 8, maxMembers: 1_000_000 }, expected: 'JSON' };
 
@@ -72,7 +74,7 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
   const handlers: Record<string, OperationHandler> = {
     readControlSpec: (x) => respond.send(x, 200, specJson),
     readState: (x) =>
-      settle(x, respond, store.snapshot(), (pets) =>
+      withStoreAnswer(x, respond, store.snapshot(), (pets) =>
         respond.send(
           x,
           200,
@@ -80,18 +82,18 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
         ),
       ),
     reset: (x) =>
-      settle(x, respond, store.reset(), () => {
+      withStoreAnswer(x, respond, store.reset(), () => {
         // The clock is left as it is: PUT /clock moves it.
         faults.clear();
         journal.clear();
         deps.findings.clear();
-        settle(x, respond, announce(deps, 'reset'), () => summarise(x));
+        withStoreAnswer(x, respond, announce(deps, 'reset'), () => summarise(x));
       }),
     loadPets: (x) =>
       body(x, validatePets, (value) => {
         // Every entry is a NewPet (the spec's body schema says so); readNewPet keeps only its fields.
         const pets = (value as JsonValue[]).map((entry) => (readNewPet(entry) as Extract<NewPetResult, { ok: true }>).pet);
-        settle(x, respond, store.createMany(pets), (created) => {
+        withStoreAnswer(x, respond, store.createMany(pets), (created) => {
           if (!created.ok) {
             return respond.sendError(x, 'storage_full', `${pets.length} pets would put the store over its capacity of ${store.capacity}; nothing was created`);
           }
@@ -118,14 +120,14 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
           if (!instant) return respond.sendError(x, 'invalid_body', 'now must be an ISO 8601 instant such as 2030-12-05T00:00:00Z, or null');
           clock.set(instant);
         }
-        settle(x, respond, announce(deps, 'clock'), () => summarise(x));
+        withStoreAnswer(x, respond, announce(deps, 'clock'), () => summarise(x));
       }),
     ...faultHandlers(deps, body),
     ...journalHandlers(deps),
     readFindings: (x) => respond.send(x, 200, JSON.stringify(deps.findings.list())),
     clearFindings: (x) => {
       deps.findings.clear();
-      settle(x, respond, announce(deps, 'findings'), () => respond.send(x, 204, undefined));
+      withStoreAnswer(x, respond, announce(deps, 'findings'), () => respond.send(x, 204, undefined));
     },
   };
   return createRequestHandler({
@@ -153,7 +155,7 @@ function faultHandlers(deps: ControlDeps, body: BodyReader): Record<string, Oper
     listFaults: (x) => respond.send(x, 200, JSON.stringify(faults.entries())),
     clearFaults: (x) => {
       faults.clear();
-      settle(x, respond, announce(deps, 'faults'), () => respond.send(x, 204, undefined));
+      withStoreAnswer(x, respond, announce(deps, 'faults'), () => respond.send(x, 204, undefined));
     },
     setFault: (x, params) => {
       const operationId = params['operationId'] as string;
@@ -171,13 +173,13 @@ function faultHandlers(deps: ControlDeps, body: BodyReader): Record<string, Oper
           dropRate: Number(value['dropRate'] ?? 0),
         };
         faults.set(operationId, fault);
-        settle(x, respond, announce(deps, 'faults'), () => respond.send(x, 200, JSON.stringify(fault)));
+        withStoreAnswer(x, respond, announce(deps, 'faults'), () => respond.send(x, 200, JSON.stringify(fault)));
       });
     },
     clearFault: (x, params) => {
       const operationId = params['operationId'] as string;
       if (!faults.delete(operationId)) return respond.sendError(x, 'route_not_found', `no fault on ${operationId}`);
-      settle(x, respond, announce(deps, 'faults'), () => respond.send(x, 204, undefined));
+      withStoreAnswer(x, respond, announce(deps, 'faults'), () => respond.send(x, 204, undefined));
     },
   };
 }
@@ -201,7 +203,7 @@ function journalHandlers(deps: ControlDeps): Record<string, OperationHandler> {
     },
     clearJournal: (x) => {
       journal.clear();
-      settle(x, respond, announce(deps, 'journal'), () => respond.send(x, 204, undefined));
+      withStoreAnswer(x, respond, announce(deps, 'journal'), () => respond.send(x, 204, undefined));
     },
   };
 }

@@ -7,7 +7,7 @@ import { request } from 'undici';
 import { StoreUnavailableError } from '../../../src/store/store.js';
 import { createClock } from '../../../src/server/clock.js';
 import { createResponder, type Exchange, type Responder } from '../../../src/server/respond.js';
-import { settle, storeFailed } from '../../../src/server/store-answer.js';
+import { withStoreAnswer, storeFailed } from '../../../src/server/store-answer.js';
 
 /** An exchange and a responder that must not be used: a value is handed on without them. */
 const unused = {
@@ -28,7 +28,7 @@ async function startSettling(t: Test, answer: () => unknown, then?: (value: unkn
   const respond = createResponder(createClock(), { closing: () => false, answered: () => {}, failed: (error) => failed.push(error) });
   const server = createServer((req, res) => {
     const x: Exchange = { req, res, headers: undefined, arrived: 0, toControl: false, seq: 1 };
-    settle(x, respond, answer(), then ?? ((value) => respond.send(x, 200, JSON.stringify({ value }))));
+    withStoreAnswer(x, respond, answer(), then ?? ((value) => respond.send(x, 200, JSON.stringify({ value }))));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -42,9 +42,9 @@ async function startSettling(t: Test, answer: () => unknown, then?: (value: unkn
 
 t.test('a value is handed on at once, in the same turn', async (t) => {
   const seen: number[] = [];
-  settle(unused.x, unused.respond, 42, (value) => seen.push(value));
-  t.strictSame(seen, [42], 'before settle returns');
-  settle(unused.x, unused.respond, undefined, (value) => seen.push(value === undefined ? -1 : 0));
+  withStoreAnswer(unused.x, unused.respond, 42, (value) => seen.push(value));
+  t.strictSame(seen, [42], 'before withStoreAnswer returns');
+  withStoreAnswer(unused.x, unused.respond, undefined, (value) => seen.push(value === undefined ? -1 : 0));
   t.strictSame(seen, [42, -1], 'undefined (a pet not found) is a value too');
 });
 
@@ -52,7 +52,7 @@ t.test('a promise is handed on when it resolves, not before', async (t) => {
   const seen: string[] = [];
   let resolve: (value: string) => void = () => {};
   const pending = new Promise<string>((r) => (resolve = r));
-  settle(unused.x, unused.respond, pending, (value) => seen.push(value));
+  withStoreAnswer(unused.x, unused.respond, pending, (value) => seen.push(value));
   await Promise.resolve();
   t.strictSame(seen, [], 'not while it is pending');
   resolve('stored');

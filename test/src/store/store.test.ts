@@ -5,7 +5,7 @@
 import t from 'tap';
 import { errorCatalog } from '../../../src/server/errors.js';
 import type { Exchange, Responder } from '../../../src/server/respond.js';
-import { settle, storeFailed } from '../../../src/server/store-answer.js';
+import { withStoreAnswer, storeFailed } from '../../../src/server/store-answer.js';
 import { type Maybe, StoreUnavailableError } from '../../../src/store/store.js';
 
 /** A responder that records what it was asked to answer. */
@@ -45,13 +45,13 @@ t.test('a value answered now is settled in the same turn; a promise when it reso
   const now = recorder();
   const seen: number[] = [];
   const value: Maybe<number> = 3;
-  settle(now.x, now.respond, value, (n) => seen.push(n));
+  withStoreAnswer(now.x, now.respond, value, (n) => seen.push(n));
   t.strictSame(seen, [3], 'a synchronous store never waits on a promise');
 
   const later = recorder();
   let resolve!: (n: number) => void;
   const promise: Maybe<number> = new Promise<number>((r) => (resolve = r));
-  settle(later.x, later.respond, promise, (n) => seen.push(n));
+  withStoreAnswer(later.x, later.respond, promise, (n) => seen.push(n));
   t.strictSame(seen, [3], 'not yet');
   resolve(4);
   await promise;
@@ -60,7 +60,7 @@ t.test('a value answered now is settled in the same turn; a promise when it reso
 
   const failed = recorder();
   const rejected: Maybe<number> = Promise.reject(new StoreUnavailableError('timed out'));
-  settle(failed.x, failed.respond, rejected, () => seen.push(0));
+  withStoreAnswer(failed.x, failed.respond, rejected, () => seen.push(0));
   await rejected.catch(() => {});
   await Promise.resolve();
   t.match(failed.calls, [['sendError', 'store_unavailable']], 'a rejected StoreUnavailableError: 503');
