@@ -121,7 +121,8 @@ async function serveUntilSignal(
   log: ReturnType<typeof createRequestLogger>,
   notice: (text: string) => void,
 ): Promise<void> {
-  const { server, fromState } = await buildServer(options, apiKeys, log, notice);
+  const stop = stopRequests(notice);
+  const { server, fromState } = await buildServer(options, apiKeys, log, notice, () => stop.ask('POST /__control/shutdown'));
   const memory = server.store instanceof PetStore ? server.store : undefined;
   const persistence =
     options.state && memory
@@ -142,10 +143,9 @@ async function serveUntilSignal(
     throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${code ?? (error as Error).message}`);
   }
   notice(startupLines(options, { url, pets: await server.store.count(), fromState, apiKeys, clock: server.clock.now() }));
-  await untilSignal(async () => {
-    await server.close();
-    await persistence?.stop();
-  }, notice);
+  await stop.asked;
+  await server.close();
+  await persistence?.stop();
   await reportFindings(options, io, server.findings.list(), notice);
 }
 
@@ -183,6 +183,7 @@ async function buildServer(
   apiKeys: string[],
   log: ReturnType<typeof createRequestLogger>,
   notice: (text: string) => void,
+  onShutdown: () => void,
 ): Promise<{ server: PetstoreServer<Store>; fromState: boolean }> {
   const shared = options.store !== 'memory';
   if (shared && !isRedisUrl(options.store))
@@ -202,6 +203,7 @@ async function buildServer(
       ...(options.now ? { now: options.now } : {}),
       limits: { maxPets: options.maxPets, journalSize: options.journalSize },
       control: options.control,
+      onShutdown,
       docs: options.docs,
       ...(log ? { log } : {}),
     };
@@ -239,22 +241,35 @@ function startupLines(options: ServeOptions, started: { url: string; pets: numbe
     `  try:  curl -H 'Authorization: Bearer ${key}' ${url}/pets`,
     ...(options.docs ? [`  docs: ${origin}/docs   (read and try the API in a browser; the served contract at /docs/openapi.json)`] : []),
     ...(options.control ? [`  control API: ${origin}/__control (same key; see /__control/openapi.json)`] : []),
-    '  stop: Ctrl-C',
+    ...(options.control ? ['  stop: Ctrl-C, or POST /__control/shutdown (same key)'] : ['  stop: Ctrl-C']),
     '',
   ].join('\n');
 }
 
-/** Resolves once the first SIGINT or SIGTERM has been handled by `stop`; a second signal exits at once. */
-function untilSignal(stop: () => Promise<void>, notice: (text: string) => void): Promise<void> {
-  return new Promise<void>((resolve) => {
-    let stopping = false;
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (stopping) process.exit(130); // a second signal: the user means it
-      stopping = true;
-      notice(`petstore: ${signal}, finishing in-flight requests\n`);
-      void stop().then(resolve);
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+/**
+ * The ways to stop: SIGINT, SIGTERM, or POST /__control/shutdown (for a
+ * script that cannot signal the server, such as one behind npx). `asked`
+ * resolves at the first; a signal after that exits at once, as the user means it.
+ */
+function stopRequests(notice: (text: string) => void): { ask: (reason: string) => void; asked: Promise<void> } {
+  let stopping = false;
+  let resolve!: () => void;
+  const asked = new Promise<void>((done) => (resolve = done));
+  const ask = (reason: string) => {
+    if (stopping) return;
+    stopping = true;
+    notice(`petstore: ${reason}, finishing in-flight requests\n`);
+    resolve();
+  };
+  const onSignal = (signal: NodeJS.Signals) => (stopping ? process.exit(130) : ask(signal));
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  void asked.then(() => {
+    // The handlers stay for a second signal; they go when the process would otherwise exit.
+    process.once('beforeExit', () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    });
   });
+  return { ask, asked };
 }

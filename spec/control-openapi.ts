@@ -142,6 +142,20 @@ export const controlOpenapi = {
         responses: { '204': { description: 'Forgotten' }, '401': error('Missing or invalid API key'), '503': storeAway },
       },
     },
+    '/shutdown': {
+      post: {
+        operationId: 'shutdown',
+        summary:
+          'Stop the server as SIGTERM does, with the same verdict: the answer lists the findings; then the server stops accepting, lets the requests in flight finish, and `petstore serve` writes --findings and --state and exits with its --fail-on-findings code (a server created in process closes)',
+        responses: {
+          '202': {
+            description: 'Stopping; the findings so far, oldest first',
+            content: json({ type: 'array', items: { $ref: '#/components/schemas/Finding' } }),
+          },
+          '401': error('Missing or invalid API key'),
+        },
+      },
+    },
     '/journal.har': {
       get: {
         operationId: 'readJournalHar',

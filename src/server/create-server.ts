@@ -57,6 +57,11 @@ export interface ServerOptions {
   operations?: readonly OperationDescriptor[];
   /** Serve the control API under /__control (default true). */
   control?: boolean;
+  /**
+   * What POST /__control/shutdown does once it has answered: close this
+   * server by default; `petstore serve` stops as on SIGTERM, with its verdict.
+   */
+  onShutdown?: () => void;
   /** Serve the page to read and try the API at / and /docs, and the served document at /docs/openapi.json (default true). */
   docs?: boolean;
   /** Called once per finished request (interface and control API), e.g. to log it. */
@@ -140,7 +145,20 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
   const control =
     options.control === false
       ? undefined
-      : createControlHandler({ store, clock, faults, journal, findings, respond, authenticate, limits, operationIds, ...(shared ? { shared } : {}) });
+      : createControlHandler({
+          store,
+          clock,
+          faults,
+          journal,
+          findings,
+          respond,
+          authenticate,
+          limits,
+          operationIds,
+          // Called at request time, when `petstore` below exists.
+          shutdown: options.onShutdown ?? (() => void petstore.close()),
+          ...(shared ? { shared } : {}),
+        });
   // The page yields to an interface that lives under /docs itself.
   const docs =
     options.docs === false || basePath === DOCS_PREFIX
@@ -149,7 +167,7 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
   const dispatch = createDispatch({ respond, handle, control, docs });
   const server = createListener(dispatch, clock, limits);
 
-  return {
+  const petstore: PetstoreServer<Store> = {
     http: server,
     store,
     clock,
@@ -179,6 +197,7 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
       await store.close?.();
     },
   };
+  return petstore;
 }
 
 /**

@@ -39,6 +39,7 @@ t.test('its operations, each with a unique operationId', async (t) => {
       'DELETE /faults/{operationId} clearFault',
       'GET /findings readFindings',
       'DELETE /findings clearFindings',
+      'POST /shutdown shutdown',
       'GET /journal.har readJournalHar',
       'GET /journal readJournal',
       'DELETE /journal clearJournal',

@@ -41,6 +41,8 @@ export interface ControlDeps {
   readonly limits: Limits;
   /** The interface's operationIds: the ones a fault can target. */
   readonly operationIds: readonly string[];
+  /** What POST /shutdown starts once its answer has left (ServerOptions.onShutdown). */
+  readonly shutdown: () => void;
 }
 
 const schemaOf = (name: keyof typeof controlOpenapi.components.schemas): Schema => derefAll(controlOpenapi, controlOpenapi.components.schemas[name]) as Schema;
@@ -125,6 +127,11 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
     ...faultHandlers(deps, body),
     ...journalHandlers(deps),
     readFindings: (x) => respond.send(x, 200, JSON.stringify(deps.findings.list())),
+    // The answer leaves first; the shutdown then lets it finish like any request in flight.
+    shutdown: (x) => {
+      respond.send(x, 202, JSON.stringify(deps.findings.list()));
+      setImmediate(deps.shutdown);
+    },
     clearFindings: (x) => {
       deps.findings.clear();
       withStoreAnswer(x, respond, announce(deps, 'findings'), () => respond.send(x, 204, undefined));

@@ -3,6 +3,7 @@
 // the interface's API keys, and is absent with `control: false` / --no-control.
 // Every answer goes through test/helpers/control.ts, which validates its body
 // against the control spec's response schema.
+import { once } from 'node:events';
 import t from 'tap';
 import { controlOpenapi } from '../../../../spec/control-openapi.js';
 import { apiClient } from '../../../helpers/api-client.js';
@@ -317,4 +318,26 @@ t.test('GET /__control/journal reads `limit` by the control spec: an integer wit
   }
   t.equal((await control('GET', '/journal?limit=1&limit=2')).status, 400, 'limit twice → 400');
   t.equal((await control('GET', '/journal?limit=100000')).status, 200, 'the maximum is accepted');
+});
+
+t.test('POST /shutdown answers 202 with the findings so far, then the server closes as on close()', async (t) => {
+  const { server, api, control } = await start(t);
+  await api('/pets?stauts=sold');
+  const closed = once(server.http, 'close');
+  const r = await control('POST', '/shutdown');
+  t.equal(r.status, 202);
+  t.match(r.body, [{ code: 'unknown_query_parameter', sent: 'stauts=sold', count: 1 }], 'the findings, as GET /findings lists them');
+  await closed;
+  t.notOk(server.http.listening, 'no longer listening');
+});
+
+t.test('POST /shutdown calls onShutdown once its answer has left, instead of closing', async (t) => {
+  let calls = 0;
+  const { control } = await start(t, { onShutdown: () => calls++ });
+  const r = await control('POST', '/shutdown');
+  t.equal(r.status, 202);
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+  t.equal(calls, 1, 'called once');
+  t.equal((await control('GET', '/state')).status, 200, 'the server goes on serving: what to do was onShutdown’s');
 });
