@@ -142,10 +142,12 @@ async function serveUntilSignal(
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${code ?? (error as Error).message}`);
   }
+  stop.watch();
   notice(startupLines(options, { url, pets: await server.store.count(), fromState, apiKeys, clock: server.clock.now() }));
   await stop.asked;
   await server.close();
   await persistence?.stop();
+  stop.unwatch();
   await reportFindings(options, io, server.findings.list(), notice);
 }
 
@@ -249,9 +251,11 @@ function startupLines(options: ServeOptions, started: { url: string; pets: numbe
 /**
  * The ways to stop: SIGINT, SIGTERM, or POST /__control/shutdown (for a
  * script that cannot signal the server, such as one behind npx). `asked`
- * resolves at the first; a signal after that exits at once, as the user means it.
+ * resolves at the first; a signal after that exits at once, as the user means
+ * it. The signals are watched from `watch()`, once the server listens, to
+ * `unwatch()`, once it has stopped: a start-up that fails leaves no handler.
  */
-function stopRequests(notice: (text: string) => void): { ask: (reason: string) => void; asked: Promise<void> } {
+function stopRequests(notice: (text: string) => void) {
   let stopping = false;
   let resolve!: () => void;
   const asked = new Promise<void>((done) => (resolve = done));
@@ -262,14 +266,10 @@ function stopRequests(notice: (text: string) => void): { ask: (reason: string) =
     resolve();
   };
   const onSignal = (signal: NodeJS.Signals) => (stopping ? process.exit(130) : ask(signal));
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  void asked.then(() => {
-    // The handlers stay for a second signal; they go when the process would otherwise exit.
-    process.once('beforeExit', () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    });
-  });
-  return { ask, asked };
+  return {
+    ask,
+    asked,
+    watch: () => process.on('SIGINT', onSignal).on('SIGTERM', onSignal),
+    unwatch: () => process.off('SIGINT', onSignal).off('SIGTERM', onSignal),
+  };
 }

@@ -19,7 +19,8 @@ import { describeValue, differingField, echoProblem, idOf } from '../knowledge.j
 import type { JsonObject } from '../../spec/json/index.js';
 import { Violation, type Check, type CheckContext } from '../vocabulary.js';
 import { checkPage, readPage } from './page.js';
-import { createOperation, getOperation, isObject, listOperation, pageSizeParameter } from './family-requests.js';
+import { createOperation, getOperation, listOperation, pageSizeParameter } from './family-requests.js';
+import { isObject } from '../../spec/json/is-object.js';
 
 const SECTION = '§2 Resources, §4 Endpoints';
 

@@ -13,9 +13,6 @@ import type { WireRequest, WireResponse } from '../client.js';
 import { Violation, type CheckContext, type Family } from '../vocabulary.js';
 import { isObject } from '../../spec/json/is-object.js';
 
-/** The families read bodies with the floor's own test for a JSON object. */
-export { isObject };
-
 export interface PlannedRequest {
   readonly method: string;
   readonly path: string;

@@ -7,7 +7,7 @@ import { basePathOf, type Exchange } from '../client.js';
 import { BEARER_PARAM_CHARS, cacheDirectives, contentRange, imfFixdate, parseChallenges, splitList } from '../fields.js';
 import type { AnswerRule, RuleFinding } from './rules.js';
 import type { CheckContext } from '../vocabulary.js';
-import { isObject } from './family-requests.js';
+import { isObject } from '../../spec/json/is-object.js';
 
 const presentedAuthorization = (exchange: Exchange): string | undefined => {
   const value = exchange.request.headers['authorization'];

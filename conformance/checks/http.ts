@@ -18,7 +18,8 @@ import { echoProblem } from '../knowledge.js';
 import { Violation, type Check, type CheckContext } from '../vocabulary.js';
 import { HTTP_RULES } from './http-rules.js';
 import { ruleCheck } from './rules.js';
-import { createOperation, getOperation, isObject, listOperation, readablePath } from './family-requests.js';
+import { createOperation, getOperation, listOperation, readablePath } from './family-requests.js';
+import { isObject } from '../../spec/json/is-object.js';
 
 // The chunked coding's writer lives with the messages that use it; its test imports it from here.
 export { chunks } from '../catalogues/message-framings.js';

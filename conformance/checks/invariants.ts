@@ -29,7 +29,8 @@ import { Violation, type Check, type CheckContext } from '../vocabulary.js';
 import { ensurePopulation } from './limits.js';
 import { isPetShaped, noCredentialCheck } from './no-credential.js';
 import { ruleCheck, type AnswerRule, type RuleFinding } from './rules.js';
-import { createOperation, createPet, getOperation, isObject, listOperation, pageSizeParameter } from './family-requests.js';
+import { createOperation, createPet, getOperation, listOperation, pageSizeParameter } from './family-requests.js';
+import { isObject } from '../../spec/json/is-object.js';
 
 const validPet = compileSchema(componentSchema('Pet'));
 

@@ -15,7 +15,8 @@ import type { Exchange } from '../client.js';
 import { describeValue, differingField } from '../knowledge.js';
 import { Violation, type Check, type CheckContext } from '../vocabulary.js';
 import { ruleCheck, type AnswerRule } from './rules.js';
-import { createOperation, getOperation, isObject } from './family-requests.js';
+import { createOperation, getOperation } from './family-requests.js';
+import { isObject } from '../../spec/json/is-object.js';
 
 const isJsonType = (type: string | undefined): boolean => /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type ?? '');
 

@@ -14,7 +14,8 @@ import { expectErrorBody, expectStatus, NothingToExercise, propertyCheck } from 
 import { echoProblem } from '../knowledge.js';
 import type { JsonObject } from '../../spec/json/index.js';
 import { Violation, type Check, type CheckContext } from '../vocabulary.js';
-import { createOperation, isObject, readablePath } from './family-requests.js';
+import { createOperation, readablePath } from './family-requests.js';
+import { isObject } from '../../spec/json/is-object.js';
 
 const SECTION = '§4 Endpoints ("All bodies are application/json")';
 

@@ -21,7 +21,8 @@ import { NothingToExercise, propertyCheck } from '../check.js';
 import { basePathOf, type WireRequest, type WireResponse } from '../client.js';
 import { describeValue, differingField, idOf, type CreatedPet, type Knowledge } from '../knowledge.js';
 import { Violation, type Check, type CheckContext } from '../vocabulary.js';
-import { createOperation, createPet, getOperation, isObject } from './family-requests.js';
+import { createOperation, createPet, getOperation } from './family-requests.js';
+import { isObject } from '../../spec/json/is-object.js';
 
 const SECTION = 'seed §5.1, §5.3; OWASP API1, API2, API5, API9:2023';
 

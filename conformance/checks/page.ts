@@ -12,7 +12,7 @@ import { expectStatus } from '../check.js';
 import { type CreatedPet, differingField, idOf } from '../knowledge.js';
 import type { WireRequest, WireResponse } from '../client.js';
 import { Violation, type CheckContext, type Family } from '../vocabulary.js';
-import { isObject } from './family-requests.js';
+import { isObject } from '../../spec/json/is-object.js';
 
 type Sent = { request: WireRequest; response: WireResponse };
 

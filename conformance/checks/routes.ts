@@ -12,7 +12,8 @@ import { routeSpellings, type Spelling } from '../arbitraries/spellings.js';
 import { propertyCheck } from '../check.js';
 import type { WireResponse } from '../client.js';
 import { Violation, type Check, type CheckContext } from '../vocabulary.js';
-import { isObject, someExistingId } from './family-requests.js';
+import { someExistingId } from './family-requests.js';
+import { isObject } from '../../spec/json/is-object.js';
 
 const SECTION = '§5 Authentication';
 

@@ -17,7 +17,8 @@ import { exampleCheck, expectErrorBody, expectStatus, propertyCheck } from '../c
 import { describeValue } from '../knowledge.js';
 import type { OperationDescriptor } from '../../spec/operations.js';
 import { Violation, type Check, type CheckContext } from '../vocabulary.js';
-import { createOperation, createPet, isObject } from './family-requests.js';
+import { createOperation, createPet } from './family-requests.js';
+import { isObject } from '../../spec/json/is-object.js';
 
 const SECTION = '§4.2 Add an animal';
 

@@ -105,7 +105,7 @@ t.test(`no function over ${MAX_FUNCTION_LINES} lines, no module over ${MAX_MODUL
   for (const file of modules) {
     const text = readFileSync(join(root, file), 'utf8');
     const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-    const lines = text.split('\n').length;
+    const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0); // as wc -l counts them
     if (lines > MAX_MODULE_LINES && !DATA_TABLES.test(file)) tooLong.push(`${file}: ${lines} lines`);
     const visit = (node: ts.Node): void => {
       if (ts.isFunctionLike(node) && 'body' in node && node.body) {

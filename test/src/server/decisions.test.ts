@@ -1,6 +1,7 @@
 // What the seed leaves open, decided once for the reference server
 // (src/server/decisions.ts, explained in docs/decisions.md): defaults, the
 // development key, getPet's deprecation date (RFC 9745) and the limits.
+import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { operationById } from '../../../spec/operations.js';
 import {
@@ -33,25 +34,35 @@ t.test('getPet is deprecated since 1 January 2025, before its sunset in the spec
   t.equal(GET_PET_DEPRECATED_SINCE.getTime() % 1000, 0, 'whole seconds, as the Deprecation header (@seconds) carries it');
 });
 
-t.test('the limits: bodies, the journal, targets, headers and JSON', async (t) => {
-  t.equal(defaultLimits.maxBodyBytes, 1_048_576, 'a request body up to 1 MiB');
-  t.equal(defaultLimits.maxControlBodyBytes, 67_108_864, 'a bulk load up to 64 MiB');
-  t.equal(defaultLimits.journalSize, 100);
-  t.equal(defaultLimits.journalBodyBytes, 16_384, 'the 16 KiB that the control API document promises');
-  t.equal(defaultLimits.maxUrlBytes, 8_192);
-  t.equal(defaultLimits.maxHeaderBytes, 16_384);
-  t.equal(defaultLimits.maxJsonDepth, 32);
-  t.equal(defaultLimits.maxJsonMembers, 10_000);
-  t.equal(defaultLimits.maxPets, 1_000_000);
-  t.equal(defaultLimits.maxConnections, 10_000);
+/** The limits as docs/decisions.md states them to users: each value here must be the one that page gives. */
+const DOCUMENTED: readonly [keyof typeof defaultLimits, number, string][] = [
+  ['maxBodyBytes', 1_048_576, 'over 1 MiB → 413'],
+  ['maxJsonDepth', 32, 'nesting over 32 levels'],
+  ['maxJsonMembers', 10_000, 'over 10,000 members'],
+  ['maxHeaderBytes', 16_384, 'headers over 16 KiB → 431'],
+  ['maxUrlBytes', 8_192, 'a request target over 8 KiB → 414'],
+  ['headersTimeoutMs', 10_000, 'headers must arrive within 10 s'],
+  ['requestTimeoutMs', 30_000, 'the whole request within 30 s'],
+  ['keepAliveTimeoutMs', 5_000, 'idle keep-alive connections close after 5 s'],
+  ['maxConnections', 10_000, 'at most 10,000 connections'],
+  ['journalSize', 100, 'the latest 100 requests by default'],
+  ['journalBodyBytes', 16_384, 'a body over 16 KiB (`journalBodyBytes`) is cut'],
+];
+
+t.test('each limit docs/decisions.md states is the one the server enforces', async (t) => {
+  const page = readFileSync(new URL('../../../docs/decisions.md', import.meta.url), 'utf8');
+  for (const [name, value, words] of DOCUMENTED) {
+    t.equal(defaultLimits[name], value, `${name}: ${words}`);
+    t.ok(page.includes(words), `docs/decisions.md says "${words}"`);
+  }
 });
 
-t.test('the time limits: headers before the whole request, a grace period on shutdown', async (t) => {
-  t.equal(defaultLimits.headersTimeoutMs, 10_000);
-  t.equal(defaultLimits.requestTimeoutMs, 30_000);
-  t.ok(defaultLimits.headersTimeoutMs <= defaultLimits.requestTimeoutMs, 'Node.js requires headersTimeout <= requestTimeout');
-  t.equal(defaultLimits.keepAliveTimeoutMs, 5_000);
+t.test('the limits the docs leave to the CLI and the code: a bulk load, the store, a shutdown', async (t) => {
+  t.equal(defaultLimits.maxControlBodyBytes, 67_108_864, 'a bulk load up to 64 MiB');
+  t.equal(defaultLimits.maxPets, 1_000_000, 'the default of --max-pets (docs/cli.md)');
+  t.ok(readFileSync(new URL('../../../docs/cli.md', import.meta.url), 'utf8').includes('| `--max-pets <n>` | `1000000` |'), 'docs/cli.md gives that default');
   t.equal(defaultLimits.shutdownGraceMs, 5_000);
+  t.ok(defaultLimits.headersTimeoutMs <= defaultLimits.requestTimeoutMs, 'Node.js requires headersTimeout <= requestTimeout');
 });
 
 t.test('the limits hang together', async (t) => {
