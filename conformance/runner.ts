@@ -4,6 +4,7 @@
  * at a time, bounded by the client's concurrency; each property's own runs
  * are sequential so that its shrinking is deterministic for a given seed.
  */
+import { randomInt } from 'node:crypto';
 import { operations as specOperations, type OperationDescriptor } from '../spec/operations.js';
 import { CHECK_BUILDERS } from './checks/index.js';
 import { createResponseJudge } from './checks/responses.js';
@@ -17,6 +18,9 @@ import { createResponseValidator } from './response-validator.js';
 import { preflight } from './preflight.js';
 import { defaultRunOptions } from './defaults.js';
 import { countOutcomes } from './outcomes.js';
+import { universalChecks, type ToleratedCounts } from './checks/universal.js';
+import { TOLERANCES } from './tolerances.js';
+import { accountingCheck } from './checks/accounting.js';
 import {
   FAMILIES,
   Violation,
@@ -39,11 +43,8 @@ export type ConformanceOptions = Partial<RunOptions> &
   };
 
 export async function runConformance(input: ConformanceOptions): Promise<ConformanceResult> {
-  const options: RunOptions = {
-    ...defaultRunOptions,
-    seed: Date.now() % 2 ** 31,
-    ...input,
-  };
+  const given: RunOptions = { ...defaultRunOptions, seed: Date.now() % 2 ** 31, ...input };
+  const options: RunOptions = { ...given, namePrefix: runMarker(given.namePrefix) };
   const operations = input.operations ?? specOperations;
   const started = performance.now();
   const startedAt = new Date().toISOString();
@@ -65,6 +66,10 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   const advisories = new Map<string, Advisory>();
   const settler = createSettler(options.settleMs);
   const ctx = runContext({ client, knowledge, options, operations, cover: coverage.cover, advisories, deadline, settler });
+  // The rules over every answer hear the preflight too, and no --families or --checks turns them off.
+  const tolerated: ToleratedCounts = new Map();
+  // The accounting goes first: its read-back is judged by the rules too. Under --read-only the run sends no name to account for.
+  const universal = [...(options.readOnly ? [] : [accountingCheck(ctx)]), ...universalChecks(ctx, TOLERANCES, tolerated)];
 
   try {
     await preflight(ctx);
@@ -82,12 +87,15 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
       Math.max(1, Math.min(options.concurrency, 8)),
       report,
     );
-    // Rules over every answer are judged once every request has been answered.
-    const judged = await runPool(
+    // Rules over every answer are judged once every request has been answered; the universal ones when the
+    // selection exercised anything (else they would have judged only the run's own preflight).
+    const selected = await runPool(
       checks.filter((check) => check.afterAll),
       1,
       report,
     );
+    const exercised = [...outcomes, ...selected].some((o) => o.status === 'passed' || o.status === 'failed' || o.status === 'advisory');
+    const judged = [...selected, ...(exercised ? await runPool(universal, 1, report) : [])];
     const all: (CheckOutcome & { extraFailures?: readonly Failure[] })[] = [...outcomes, ...judged, ...(judge ? await judge.outcomes() : [])];
     const found = all.flatMap((o) => (o.failure ? [o.failure, ...(o.extraFailures ?? [])] : []));
     const create = operations.find((op) => op.method === 'POST' && op.requestBody && op.responses.some((r) => r.status === 201));
@@ -114,6 +122,12 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
       failures,
       causes,
       advisories: [...advisories.values()],
+      tolerated: TOLERANCES.filter((row) => tolerated.has(row.id)).map((row) => ({
+        id: row.id,
+        allows: row.allows,
+        source: row.source,
+        count: tolerated.get(row.id)!,
+      })),
       ...(targetDate ? { targetDate } : {}),
       ...connectionFacts(client, options),
       coverage: coverage.snapshot(),
@@ -121,6 +135,16 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   } finally {
     await client.close();
   }
+}
+
+/**
+ * The run's marker: the name prefix and a random token (four letters or digits and a dot), so that no pet of an
+ * earlier run, with the same --seed or not, is taken for one of this run's by the state accounting.
+ */
+export function runMarker(prefix: string): string {
+  return `${prefix}${randomInt(36 ** 4)
+    .toString(36)
+    .padStart(4, '0')}.`;
 }
 
 /** The client a run sends through: no writes at all under --read-only. */

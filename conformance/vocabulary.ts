@@ -128,6 +128,14 @@ export interface Failure {
   readonly cause?: string;
 }
 
+/** A row of the tolerance table and how many answers of the run it excused. */
+export interface ToleratedDifference {
+  readonly id: string;
+  readonly allows: string;
+  readonly source: string;
+  readonly count: number;
+}
+
 /**
  * Failures that one defect explains: they share an offending value or
  * request (the same int64 changed, the same refusal of a valid create). The
@@ -249,6 +257,8 @@ export interface ConformanceResult {
   /** Failures grouped by the defect that explains them (two or more failures each); the report leads with them. */
   readonly causes: readonly Cause[];
   readonly advisories: readonly Advisory[];
+  /** The answers the rules over every answer would refuse but a row of the tolerance table excused, counted per row (tolerances.ts). */
+  readonly tolerated: readonly ToleratedDifference[];
   /** The target's clock as read from its Date header, when it sent one. */
   readonly targetDate?: string;
   /** How the target was reached, when not directly with default TLS: every report says so. */

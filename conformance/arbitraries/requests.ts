@@ -71,17 +71,21 @@ export function withLongMarked(base: JsonObject, marked: string, prefix: string,
   return { label: `${marked} of ${length} characters`, value, text: stringifyJson(value) };
 }
 
+/** The longest name the run generates when the spec sets no maximum, its prefix and run token included. */
+export const GENERATED_NAME_CODE_POINTS = 32;
+
 /**
  * The schema with the marked property's length bounds less the prefix, so
  * that prefix + generated text keeps them (in code points, as JSON Schema
- * counts) when the spec bounds the length of a name.
+ * counts): the spec's bounds, or GENERATED_NAME_CODE_POINTS when it sets none.
  */
 function withRoomForPrefix(schema: Schema, marked: string, prefix: string): Schema {
   const properties = schema['properties'] as Record<string, Schema>;
   const property = properties[marked]!;
   const used = [...prefix].length;
   const room: Record<string, unknown> = { ...property };
-  if (typeof property['maxLength'] === 'number') room['maxLength'] = Math.max(0, property['maxLength'] - used);
+  // Unbounded, a generated name still fits any usual column (docs/decisions.md D16), whatever the prefix holds.
+  room['maxLength'] = Math.max(0, (typeof property['maxLength'] === 'number' ? property['maxLength'] : GENERATED_NAME_CODE_POINTS) - used);
   if (typeof property['minLength'] === 'number') room['minLength'] = Math.max(0, property['minLength'] - used);
   return { ...schema, properties: { ...properties, [marked]: room } };
 }

@@ -6,7 +6,7 @@
 import { basePathOf, type Exchange } from '../client.js';
 import { BEARER_PARAM_CHARS, cacheDirectives, contentRange, imfFixdate, parseChallenges, splitList } from '../fields.js';
 import type { AnswerRule, RuleFinding } from './rules.js';
-import type { CheckContext } from '../vocabulary.js';
+import { interfaceMethods } from '../tolerances.js';
 import { isObject } from '../../spec/json/is-object.js';
 
 const presentedAuthorization = (exchange: Exchange): string | undefined => {
@@ -66,17 +66,6 @@ const challenge: AnswerRule = {
   },
 };
 
-/**
- * Methods the spec's operations use on any path (HEAD with GET): another method may be refused before it reaches them.
- * Worked out again for each 405 (three operations here): a per-spec cache made its code run once per process, which
- * the mutation run of the checks (one process, mutants switched on after the baseline) could not judge.
- */
-function interfaceMethods(ctx: CheckContext): ReadonlySet<string> {
-  const used = new Set(ctx.operations.map((op) => op.method.toUpperCase()));
-  if (used.has('GET')) used.add('HEAD');
-  return used;
-}
-
 /** RFC 9110 §15.5.6: a 405 MUST carry Allow. */
 const allow: AnswerRule = {
   id: 'http.allow',
@@ -87,7 +76,7 @@ const allow: AnswerRule = {
   section: 'RFC 9110 §15.5.6, §10.2.1',
   // A 405 that is not JSON, to a method the interface does not define anywhere (TRACE, WebDAV's), is a gateway's or a
   // web server's own page in front of the interface (nginx answers TRACE itself): theirs to fix, not the interface's.
-  applies: ({ request, response }, ctx) => response.status === 405 && !(response.json === undefined && !interfaceMethods(ctx).has(request.method)),
+  applies: ({ request, response }, ctx) => response.status === 405 && !(response.json === undefined && !interfaceMethods(ctx.operations).has(request.method)),
   judge({ response }) {
     const value = response.headers['allow'];
     if (value === undefined) return { problem: 'a 405 without an Allow field' };

@@ -62,6 +62,12 @@ export function renderHuman(original: ConformanceResult, secrets: Secrets, optio
     );
     for (const a of result.advisories) push(`  - [${a.family}] ${a.operationId}: ${a.observed}. This project: ${a.referenceBehaviour}. Seed: ${a.seed}`);
   }
+  if (result.tolerated.length) {
+    push();
+    const total = result.tolerated.reduce((sum, row) => sum + row.count, 0);
+    push(`${total} answer${total === 1 ? '' : 's'} the rules over every answer excused (the tolerance table; allowed, not failures):`);
+    for (const row of result.tolerated) push(`  - ${row.id} ×${row.count}: ${row.allows} (${row.source})`);
+  }
   if (options.coverage || !result.ok) {
     push();
     lines.push(...renderCoverage(result.coverage));

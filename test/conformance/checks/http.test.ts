@@ -325,7 +325,8 @@ t.test('--read-only still runs the checks that only read: the messages on the li
     readOnly: true,
     checkIds: ['http.listPets.message', 'http.listPets.conditional', 'http.getPet.conditional'],
   });
-  t.equal(result.checks.length, 3);
+  const asked = result.checks.filter((c) => c.family === 'http');
+  t.equal(asked.length, 3);
   for (const check of result.checks) t.ok(['passed', 'advisory'].includes(check.status), `${check.id}: ${check.status}`);
   t.same(
     exchanges.filter((e) => !['GET', 'HEAD'].includes(e.request.method)),

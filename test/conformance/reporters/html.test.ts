@@ -69,6 +69,7 @@ function sample(overrides: Partial<ConformanceResult> = {}): ConformanceResult {
         referenceBehaviour: 'every 401 carries WWW-Authenticate: Bearer realm="petstore"',
       },
     ],
+    tolerated: [],
     connection: { insecure: true },
     coverage: {
       operations: [

@@ -76,6 +76,7 @@ function sample(overrides: Partial<ConformanceResult> = {}): ConformanceResult {
         referenceBehaviour: '400 invalid_parameter',
       },
     ],
+    tolerated: [],
     targetDate: '2026-06-02T10:00:00.000Z',
     connection: { insecure: true, proxy: 'http://proxy.example:3128' },
     coverage: {

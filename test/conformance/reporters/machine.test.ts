@@ -312,6 +312,7 @@ const RESULT_FIELDS = [
   'strict',
   'target',
   'targetDate',
+  'tolerated',
   'validatorLoadMs',
   'writes',
 ];

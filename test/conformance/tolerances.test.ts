@@ -1,0 +1,68 @@
+// The tolerance table (conformance/tolerances.ts) holds no row a correct
+// server does not need: for each row, a correct server (the reference, a
+// framework server kept at its defaults, a correct variant) is run with the
+// families that reach it, passes, and has at least one answer that the rules
+// over every answer would fail without that row.
+import { readFileSync } from 'node:fs';
+import t, { type Test } from 'tap';
+import { universalRules } from '../../conformance/checks/universal.js';
+import type { Exchange } from '../../conformance/client.js';
+import { runConformance } from '../../conformance/index.js';
+import { TOLERANCES } from '../../conformance/tolerances.js';
+import type { CheckContext, Family } from '../../conformance/vocabulary.js';
+import { startFramework } from '../../fixtures/frameworks/index.mjs';
+import { startVariant } from '../../fixtures/implementations/index.mjs';
+import { operations } from '../../spec/operations.js';
+import { startTestServer } from '../helpers/server.js';
+
+/** The correct server that needs each row, and the families whose requests meet it. */
+const NEEDED_BY: Record<string, { server: string; families: Family[] }> = {
+  'unimplemented-method': { server: 'not-implemented-without-date', families: ['http'] },
+  'head-without-content': { server: 'reference', families: ['routes'] },
+  'parser-refusal': { server: 'express', families: ['http'] },
+  'outside-interface': { server: 'express', families: ['invariants'] },
+  'method-outside-interface': { server: 'fastify', families: ['http'] },
+};
+
+async function start(t: Test, name: string): Promise<{ url: string; apiKey: string }> {
+  if (name === 'reference') {
+    const { url, key } = await startTestServer(t);
+    return { url, apiKey: key };
+  }
+  const server = ['express', 'fastify'].includes(name) ? await startFramework(name, { apiKey: 'test-key' }) : await startVariant(name, { apiKey: 'test-key' });
+  t.teardown(() => server.close());
+  return server;
+}
+
+t.test('every row of the table says where its leniency comes from', async (t) => {
+  t.same(Object.keys(NEEDED_BY).sort(), TOLERANCES.map((row) => row.id).sort(), 'each row has a correct server that needs it, here');
+  for (const row of TOLERANCES) t.ok(/RFC \d+ §|seed §/.test(row.source) && row.allows.length > 0 && row.seenIn.length > 0, row.id);
+});
+
+for (const row of TOLERANCES) {
+  const { server, families } = NEEDED_BY[row.id]!;
+  t.test(`${row.id}: ${server} passes, and fails without the row`, async (t) => {
+    const target = await start(t, server);
+    const exchanges: Exchange[] = [];
+    const result = await runConformance({ baseUrl: target.url, apiKey: target.apiKey, seed: 11, runs: 5, families, observe: (e) => exchanges.push(e) });
+    t.equal(result.ok, true, `${server} passes with the table (${result.failures.map((f) => f.message).join('; ')})`);
+    t.ok((result.tolerated.find((r) => r.id === row.id)?.count ?? 0) > 0, 'the run counts answers the row excused');
+    const ctx = { operations } as unknown as CheckContext;
+    const without = universalRules(
+      TOLERANCES.filter((other) => other !== row),
+      new Map(),
+    );
+    const failed = exchanges.filter((e) => without.some((rule) => rule.applies(e, ctx) && rule.judge(e, ctx) !== undefined));
+    t.ok(failed.length > 0, `without the row, ${failed.length} of its ${exchanges.length} answers fail`);
+  });
+}
+
+t.test("docs/conformance.md's tolerance table has one row per row of the table, in order", async (t) => {
+  const page = readFileSync(new URL('../../docs/conformance.md', import.meta.url), 'utf8');
+  const section = page.slice(page.indexOf('### The tolerance table'));
+  const ids = [...section.matchAll(/^\| ([a-z-]+) \| ([a-z-]+) \|/gm)].map((m) => `${m[1]} ${m[2]}`);
+  t.same(
+    ids,
+    TOLERANCES.map((row) => `${row.id} ${row.rule}`),
+  );
+});
