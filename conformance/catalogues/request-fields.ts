@@ -2,7 +2,10 @@
  * Request header fields that intermediaries and frameworks act on: method
  * overrides, rewrites of the target, client addresses that allow-lists
  * trust, conditional and range fields, and other places a key may be looked
- * for. One line a field. A field marked `keyElsewhere` carries the API key
+ * for. One line a field and value: a field an attacker controls is sent with
+ * the values an attacker would choose (the interface's own paths and others,
+ * every method, loopback and private addresses, internal host names), not
+ * only the one that names the real route. A field marked `keyElsewhere` carries the API key
  * somewhere the interface does not take it (§5.2: `Authorization: Bearer`);
  * a request carrying only such a field has no valid credential.
  */
@@ -28,19 +31,32 @@ export const REQUEST_FIELDS: readonly FieldEntry[] = [
   { name: 'x-http-method-override', value: () => 'DELETE', actedOnBy: 'Google APIs, express method-override, Spring HiddenHttpMethodFilter', safe: false },
   { name: 'x-http-method-override', value: () => 'PUT', actedOnBy: 'Google APIs, express method-override', safe: false },
   { name: 'x-http-method-override', value: () => 'GET', actedOnBy: 'Google APIs, express method-override', safe: true },
+  { name: 'x-http-method-override', value: () => 'POST', actedOnBy: 'Google APIs, express method-override', safe: false },
+  { name: 'x-http-method-override', value: () => 'OPTIONS', actedOnBy: 'express method-override ahead of a CORS handler that lets preflights in', safe: true },
   { name: 'x-http-method', value: () => 'DELETE', actedOnBy: 'Microsoft (OData)', safe: false },
   { name: 'x-method-override', value: () => 'PATCH', actedOnBy: 'IBM, various gateways', safe: false },
   { name: 'x-original-url', value: ({ basePath }) => `${basePath}/pets`, actedOnBy: 'IIS URL rewrite, Symfony', safe: true },
+  { name: 'x-original-url', value: ({ basePath }) => `${basePath}/pets/1`, actedOnBy: 'IIS URL rewrite, Symfony', safe: true },
+  { name: 'x-original-url', value: ({ basePath }) => `${basePath}/pets?limit=1000`, actedOnBy: 'IIS URL rewrite, Symfony', safe: true },
+  { name: 'x-original-url', value: () => '/', actedOnBy: 'IIS URL rewrite, Symfony (a public root)', safe: true },
   { name: 'x-rewrite-url', value: ({ basePath }) => `${basePath}/pets`, actedOnBy: 'IIS, Zend', safe: true },
+  { name: 'x-rewrite-url', value: () => '/health', actedOnBy: 'IIS, Zend (a public health check)', safe: true },
   { name: 'x-original-method', value: () => 'GET', actedOnBy: 'nginx auth_request setups', safe: true },
   { name: 'x-forwarded-for', value: () => '127.0.0.1', actedOnBy: 'IP allow-lists behind a proxy', safe: true },
+  { name: 'x-forwarded-for', value: () => '::1', actedOnBy: 'IP allow-lists behind a proxy (IPv6 loopback)', safe: true },
+  { name: 'x-forwarded-for', value: () => '10.0.0.1', actedOnBy: 'IP allow-lists of a private network (RFC 1918)', safe: true },
+  { name: 'x-forwarded-for', value: () => '192.168.1.1', actedOnBy: 'IP allow-lists of a private network (RFC 1918)', safe: true },
+  { name: 'x-forwarded-for', value: () => '203.0.113.7, 127.0.0.1', actedOnBy: 'allow-lists that read the last address a proxy appended', safe: true },
   { name: 'x-real-ip', value: () => '127.0.0.1', actedOnBy: 'nginx real_ip, IP allow-lists', safe: true },
+  { name: 'x-real-ip', value: () => '10.0.0.1', actedOnBy: 'nginx real_ip, private-network allow-lists', safe: true },
   { name: 'x-client-ip', value: () => '127.0.0.1', actedOnBy: 'IP allow-lists', safe: true },
   { name: 'true-client-ip', value: () => '127.0.0.1', actedOnBy: 'Akamai, Cloudflare', safe: true },
   { name: 'forwarded', value: () => 'for=127.0.0.1;proto=https;host=localhost', actedOnBy: 'RFC 7239 proxies', safe: true },
   { name: 'x-forwarded-host', value: () => 'localhost', actedOnBy: 'Express trust proxy, Spring ForwardedHeaderFilter', safe: true },
+  { name: 'x-forwarded-host', value: () => 'admin.internal', actedOnBy: 'virtual hosts chosen by forwarded host (an internal admin host)', safe: true },
   { name: 'x-forwarded-proto', value: () => 'https', actedOnBy: 'Express trust proxy, Rails force_ssl', safe: true },
   { name: 'x-forwarded-prefix', value: () => '/', actedOnBy: 'Spring ForwardedHeaderFilter', safe: true },
+  { name: 'x-forwarded-prefix', value: () => '/internal', actedOnBy: 'Spring ForwardedHeaderFilter (a prefix an allow-list trusts)', safe: true },
   { name: 'x-api-key', value: ({ apiKey }) => apiKey, actedOnBy: 'API gateways (AWS API Gateway, Kong)', keyElsewhere: true, safe: true },
   { name: 'api-key', value: ({ apiKey }) => apiKey, actedOnBy: 'Azure API Management', keyElsewhere: true, safe: true },
   { name: 'x-auth-token', value: ({ apiKey }) => apiKey, actedOnBy: 'OpenStack, custom auth middleware', keyElsewhere: true, safe: true },
