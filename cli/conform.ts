@@ -26,6 +26,7 @@ import {
   type ProgressEvent,
   type Secrets,
 } from '../conformance/index.js';
+import { readCompareAllow, startOracle } from './oracle.js';
 import { UsageError, type CliIo } from './io.js';
 import { collect, parseInteger, parseSeconds } from './options.js';
 import { readTlsFiles, resolveHeaders } from './reach.js';
@@ -103,6 +104,10 @@ function declareConform() {
     .option('--key <file>', 'PEM file of the private key of --cert')
     .option('--insecure', 'do not verify the TLS certificate of the target (said in every report)', false)
     .option('--name-prefix <text>', 'prefix of the name of every pet the run creates', defaultRunOptions.namePrefix)
+    .option('--no-oracle', 'do not send every request to the reference server (started in this process) as well, to compare the answers')
+    .option('--compare <url>', 'compare with this live implementation instead of the reference server: every request is sent to both (it writes there too)')
+    .option('--compare-api-key <key>', 'the key --compare takes; better: PETSTORE_COMPARE_API_KEY (default: the --api-key)')
+    .option('--compare-allow <file>', 'JSON array of differences a release intends: {"difference", "operationId"?, "status"?, "reason"}')
     .option('-q, --quiet', 'no progress output', false);
 }
 
@@ -127,7 +132,11 @@ async function conform(options: ConformOptions, io: CliIo): Promise<void> {
   if (proxyRefused) throw new UsageError(`${proxyRefused} (from the environment)`);
   const headers = resolveHeaders(options.header ?? [], io.env);
   const tls = readTlsFiles(options);
-  const secrets = { apiKey, others: headers.secrets };
+  // The key of --compare is a secret too: a report quotes what the oracle answered.
+  const compareKey = options.compareApiKey ?? io.env['PETSTORE_COMPARE_API_KEY'];
+  const secrets = { apiKey, others: [...headers.secrets, ...(compareKey ? [{ text: compareKey, variable: 'PETSTORE_COMPARE_API_KEY' }] : [])] };
+  const compareAllow = readCompareAllow(options.compareAllow);
+  const oracle = await startOracle(options, apiKey, io.env);
   const progress = !options.quiet && io.stdout.isTTY === true ? createProgress(io) : undefined;
   let result: ConformanceResult;
   try {
@@ -152,12 +161,16 @@ async function conform(options: ConformOptions, io: CliIo): Promise<void> {
       env: io.env,
       rerunOptions: rerunOptions(headers.rerun, options),
       ...(progress ? { onProgress: progress.update } : {}),
+      ...(oracle ? { oracle: oracle.target } : {}),
+      ...(compareAllow.length ? { compareAllow } : {}),
     });
   } catch (error) {
     progress?.done();
     // The diagnosis quotes what answered: a gateway's page may echo the key or a --header value.
     if (error instanceof TargetUnreachableError) throw new UsageError(redact(error.message, secrets));
     throw error;
+  } finally {
+    await oracle?.close();
   }
   progress?.done();
   for (const { reporter, file } of reports) {

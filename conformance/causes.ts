@@ -15,7 +15,7 @@
 import { compileSchema } from '../spec/schema/validate.js';
 import { parseJson } from '../spec/json/index.js';
 import type { OperationDescriptor } from '../spec/operations.js';
-import type { Exchange } from './client.js';
+import { fieldOf, type Exchange } from './client.js';
 import type { Cause, Failure } from './vocabulary.js';
 
 /** The integers beyond 2^53 the run sent in request bodies (as digits), gathered from every exchange. */
@@ -121,7 +121,7 @@ function groupingOf(
     validNewPet
   ) {
     const parsed = parseJson(request.body);
-    if (parsed.ok && validNewPet(parsed.value) === undefined && request.headers['authorization'] !== undefined) {
+    if (parsed.ok && validNewPet(parsed.value) === undefined && fieldOf(request, 'authorization') !== undefined) {
       const outside = [...request.body.matchAll(INTEGER_TOKEN)].map((m) => m[0]).find((d) => !inInt64(BigInt(Number(d))));
       if (outside)
         return {

@@ -35,6 +35,13 @@ export interface WireRequest {
   readonly raw?: string;
 }
 
+/** A request written by hand (client.sendRaw), with the well-formed request that follows it on the same connection. */
+export type RawRequest = WireRequest & {
+  readonly raw: string;
+  /** Sent once the answer is in, if the connection is still open: what it gets shows whether the server read the first request whole. */
+  readonly followUp?: WireRequest & { readonly raw: string };
+};
+
 export interface WireResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
@@ -126,13 +133,25 @@ export interface Client {
   /** The proxy requests go through (credentials left out), when there is one. */
   readonly proxy?: string;
   send(family: string, request: WireRequest): Promise<WireResponse>;
-  /** Sends `request.raw` as it is, on a new connection: `closed`, the server closed it after answering; `more`, it answered again. */
-  sendRaw(family: string, request: WireRequest & { raw: string }): Promise<RawAnswer>;
+  /**
+   * Sends `request.raw` as it is, on a new connection: `closed`, the server closed it after answering; `more`, it answered
+   * again; `followUp`, what `request.followUp` then got on the same connection (observed as an exchange of its own).
+   */
+  sendRaw(family: string, request: RawRequest): Promise<RawAnswer>;
   /** Writes left in the budget. */
   writesLeft(): number;
   observe(observer: Observer): void;
   stats(): { requests: number; writes: number; rateLimited: number };
   close(): Promise<void>;
+}
+
+/** A field of the request by its name in any case (RFC 9110 §5.1), repeated ones joined by commas; undefined when absent. */
+export function fieldOf(request: Pick<WireRequest, 'headers'>, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  const values = Object.entries(request.headers)
+    .filter(([field]) => field.toLowerCase() === wanted)
+    .flatMap(([, value]) => [value].flat());
+  return values.length === 0 ? undefined : values.join(', ');
 }
 
 export function joinUrl(baseUrl: string, path: string): string {
@@ -269,7 +288,7 @@ async function sendOnce(state: ClientState, family: string, request: WireRequest
   }
 }
 
-function sendRawRequest(state: ClientState, family: string, request: WireRequest & { raw: string }): Promise<RawAnswer> {
+function sendRawRequest(state: ClientState, family: string, request: RawRequest): Promise<RawAnswer> {
   return sentUntilServed(
     state,
     request,
@@ -278,19 +297,24 @@ function sendRawRequest(state: ClientState, family: string, request: WireRequest
   );
 }
 
-async function sendRawOnce(state: ClientState, family: string, request: WireRequest & { raw: string }): Promise<RawAnswer> {
+async function sendRawOnce(state: ClientState, family: string, request: RawRequest): Promise<RawAnswer> {
   const { options } = state;
+  const { followUp } = request;
   await state.gate.acquire();
   state.counts.requests++;
   try {
-    const raw = withExtraHeaderLines(request.raw, state.extraHeaders);
     const answer = await sendRaw(
       { origin: state.origin, timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, tls: state.rawTls },
-      raw,
+      withExtraHeaderLines(request.raw, state.extraHeaders),
+      followUp && withExtraHeaderLines(followUp.raw, state.extraHeaders),
     ).catch((error: Error) => {
       throw new TransportError(error.message, request);
     });
     for (const observer of state.observers) observer({ request, response: answer.response, family });
+    // A follow-up the server closed the connection on was never served: only one it answered, or left waiting, counts.
+    if (followUp && answer.followUp && !answer.followUp.closed) state.counts.requests++;
+    const followed = answer.followUp?.response;
+    if (followUp && followed) for (const observer of state.observers) observer({ request: followUp, response: followed, family });
     return answer;
   } finally {
     state.gate.release();

@@ -21,3 +21,5 @@ export { shellArgument } from './shell.js';
 export { renderHuman } from './reporters/human.js';
 export { renderJson, renderJunit, renderTap } from './reporters/machine.js';
 export { renderHtml } from './reporters/html.js';
+export type { OracleTarget } from './differential/mirror.js';
+export type { CompareAllowance } from './tolerances.js';

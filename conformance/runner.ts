@@ -19,8 +19,10 @@ import { preflight } from './preflight.js';
 import { defaultRunOptions } from './defaults.js';
 import { countOutcomes } from './outcomes.js';
 import { universalChecks, type ToleratedCounts } from './checks/universal.js';
-import { TOLERANCES } from './tolerances.js';
+import { allowanceRows, TOLERANCES, type Tolerance } from './tolerances.js';
 import { accountingCheck } from './checks/accounting.js';
+import { createOracleSession, oracleCheck, type OracleTarget } from './differential/mirror.js';
+import { composedCheck } from './differential/composed.js';
 import {
   FAMILIES,
   Violation,
@@ -67,35 +69,16 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
   const settler = createSettler(options.settleMs);
   const ctx = runContext({ client, knowledge, options, operations, cover: coverage.cover, advisories, deadline, settler });
   // The rules over every answer hear the preflight too, and no --families or --checks turns them off.
-  const tolerated: ToleratedCounts = new Map();
-  // The accounting goes first: its read-back is judged by the rules too. Under --read-only the run sends no name to account for.
-  const universal = [...(options.readOnly ? [] : [accountingCheck(ctx)]), ...universalChecks(ctx, TOLERANCES, tolerated)];
+  const judges = runJudges(ctx, options);
 
   try {
     await preflight(ctx);
+    const composed = judges.session && options.families.includes('oracle') ? composedCheck(ctx, judges.session, judges.table, judges.tolerated) : undefined;
     const checks = FAMILIES.filter((family) => options.families.includes(family))
       .flatMap((family) => CHECK_BUILDERS[family](ctx))
+      .concat(composed ? [composed] : [])
       .filter((check) => options.checkIds.length === 0 || options.checkIds.some((id) => check.id.startsWith(id)));
-    const report = async (check: Check) => {
-      options.onProgress?.({ type: 'check-start', check: check.id, family: check.family });
-      const outcome = await runOne(ctx, check);
-      options.onProgress?.({ type: 'check-end', outcome, requests: client.stats().requests });
-      return outcome;
-    };
-    const outcomes = await runPool(
-      checks.filter((check) => !check.afterAll),
-      Math.max(1, Math.min(options.concurrency, 8)),
-      report,
-    );
-    // Rules over every answer are judged once every request has been answered; the universal ones when the
-    // selection exercised anything (else they would have judged only the run's own preflight).
-    const selected = await runPool(
-      checks.filter((check) => check.afterAll),
-      1,
-      report,
-    );
-    const exercised = [...outcomes, ...selected].some((o) => o.status === 'passed' || o.status === 'failed' || o.status === 'advisory');
-    const judged = [...selected, ...(exercised ? await runPool(universal, 1, report) : [])];
+    const [outcomes, judged] = await runChecks(ctx, checks, judges.universal);
     const all: (CheckOutcome & { extraFailures?: readonly Failure[] })[] = [...outcomes, ...judged, ...(judge ? await judge.outcomes() : [])];
     const found = all.flatMap((o) => (o.failure ? [o.failure, ...(o.extraFailures ?? [])] : []));
     const create = operations.find((op) => op.method === 'POST' && op.requestBody && op.responses.some((r) => r.status === 201));
@@ -122,20 +105,64 @@ export async function runConformance(input: ConformanceOptions): Promise<Conform
       failures,
       causes,
       advisories: [...advisories.values()],
-      tolerated: TOLERANCES.filter((row) => tolerated.has(row.id)).map((row) => ({
-        id: row.id,
-        allows: row.allows,
-        source: row.source,
-        count: tolerated.get(row.id)!,
-      })),
+      tolerated: judges.table.filter((row) => judges.tolerated.has(row.id)).map((row) => ({ ...pick(row), count: judges.tolerated.get(row.id)! })),
       ...(targetDate ? { targetDate } : {}),
       ...connectionFacts(client, options),
       coverage: coverage.snapshot(),
     };
   } finally {
     await client.close();
+    await judges.oracleClient?.close();
   }
 }
+
+const pick = ({ id, allows, source }: Tolerance) => ({ id, allows, source });
+
+/**
+ * What judges the run as a whole: the tolerance table (with the release's --compare-allow rows), the oracle when
+ * there is one, and the checks that judge every answer. The accounting goes first, so that its read-back is judged
+ * by the oracle and the rules too; under --read-only the run sends no name to account for.
+ */
+function runJudges(ctx: CheckContext, options: RunOptions) {
+  const tolerated: ToleratedCounts = new Map();
+  const table = [...TOLERANCES, ...allowanceRows(options.compareAllow ?? [])];
+  const oracleClient = options.oracle ? oracleClientFor(options, options.oracle) : undefined;
+  const session = oracleClient && options.oracle ? createOracleSession(ctx, oracleClient, options.oracle) : undefined;
+  const universal = [
+    ...(options.readOnly ? [] : [accountingCheck(ctx)]),
+    ...(session ? [oracleCheck(ctx, session, tolerated, table)] : []),
+    ...universalChecks(ctx, TOLERANCES, tolerated),
+  ];
+  return { tolerated, table, oracleClient, session, universal };
+}
+
+/**
+ * The checks a few at a time, then those that judge what the others' requests got, then the judges of every answer
+ * when the selection exercised anything (else they would have judged only the run's own preflight).
+ */
+async function runChecks(ctx: CheckContext, checks: readonly Check[], universal: readonly Check[]): Promise<[CheckResult[], CheckResult[]]> {
+  const { options, client } = ctx;
+  const report = async (check: Check) => {
+    options.onProgress?.({ type: 'check-start', check: check.id, family: check.family });
+    const outcome = await runOne(ctx, check);
+    options.onProgress?.({ type: 'check-end', outcome, requests: client.stats().requests });
+    return outcome;
+  };
+  const outcomes = await runPool(
+    checks.filter((check) => !check.afterAll),
+    Math.max(1, Math.min(options.concurrency, 8)),
+    report,
+  );
+  const selected = await runPool(
+    checks.filter((check) => check.afterAll),
+    1,
+    report,
+  );
+  const exercised = [...outcomes, ...selected].some((o) => o.status === 'passed' || o.status === 'failed' || o.status === 'advisory');
+  return [outcomes, [...selected, ...(exercised ? await runPool(universal, 1, report) : [])]];
+}
+
+type CheckResult = CheckOutcome & { extraFailures?: readonly Failure[] };
 
 /**
  * The run's marker: the name prefix and a random token (four letters or digits and a dot), so that no pet of an
@@ -160,6 +187,13 @@ function clientFor(options: RunOptions): Client {
     ...(options.headers ? { headers: options.headers } : {}),
     transport: { ...(options.tls ? { tls: options.tls } : {}), ...(options.env ? { env: options.env } : {}) },
   });
+}
+
+/** The oracle's client: one request at a time (in the order the target answered), the run's transport unless it is in this process. */
+function oracleClientFor(options: RunOptions, oracle: OracleTarget): Client {
+  const { tls: _tls, env: _env, ...rest } = options;
+  const direct = oracle.inProcess ? { ...rest, env: {} } : options;
+  return clientFor({ ...direct, baseUrl: oracle.baseUrl, apiKey: oracle.apiKey, concurrency: 1, rate: 0, headers: {}, maxWrites: Number.MAX_SAFE_INTEGER });
 }
 
 /** What the run as a whole showed, beside any check: the 429s the target answered, the reads that waited for writes. */

@@ -7,10 +7,31 @@
  * An answer a row excuses is counted under the row's id, never listed.
  */
 import type { OperationDescriptor } from '../spec/operations.js';
-import type { Exchange } from './client.js';
+import { fieldOf, type Exchange, type WireResponse } from './client.js';
+import type { CompareAllowance, DifferenceKind } from './vocabulary.js';
 
-/** The rules over every answer that a row may relax (checks/universal.ts). */
-export type UniversalRule = 'no-server-error' | 'error-body';
+export type { CompareAllowance, DifferenceKind };
+import { parseHttpDate } from './http-date.js';
+import { parseJson, type JsonValue } from '../spec/json/index.js';
+import { isObject } from '../spec/json/is-object.js';
+import { GENERATED_NAME_CODE_POINTS } from './arbitraries/requests.js';
+import { unknownNames } from './differential/outcome.js';
+
+/**
+ * The rules over every answer that a row may relax (checks/universal.ts), and the oracle's comparison
+ * (differential/compare.ts): `same-outcome` rows excuse a difference between the target's answer and the
+ * oracle's to the same request.
+ */
+export type UniversalRule = 'no-server-error' | 'error-body' | 'same-outcome';
+
+/** What a same-outcome row may look at beyond the exchange: the difference, the oracle's answer, the operation. */
+export interface Pair {
+  readonly kind: DifferenceKind;
+  readonly oracle: Pick<WireResponse, 'status' | 'headers'>;
+  readonly op: OperationDescriptor | undefined;
+  /** The request names a pet this run created less than the settle window before it was answered. */
+  readonly lagging: boolean;
+}
 
 export interface Tolerance {
   /** Stable id: the key of the count in a report. */
@@ -22,7 +43,7 @@ export interface Tolerance {
   readonly source: string;
   /** The popular servers seen to need it, or why a correct one may. */
   readonly seenIn: string;
-  applies(exchange: Exchange, operations: readonly OperationDescriptor[]): boolean;
+  applies(exchange: Exchange, operations: readonly OperationDescriptor[], pair?: Pair): boolean;
 }
 
 /**
@@ -44,6 +65,21 @@ export function operationPathOf(path: string, operations: readonly OperationDesc
 function templatePattern(template: string): RegExp {
   const parts = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   return new RegExp(`^${parts.join('[^/]+')}$`);
+}
+
+/** The most code points of any string in a JSON body (0 for a body that is not JSON). */
+function longestString(body: string | undefined): number {
+  const parsed = body === undefined ? undefined : parseJson(body);
+  if (!parsed?.ok) return 0;
+  const walk = (value: JsonValue): number =>
+    typeof value === 'string'
+      ? [...value].length
+      : Array.isArray(value)
+        ? Math.max(0, ...value.map(walk))
+        : isObject(value)
+          ? Math.max(0, ...Object.values(value).map(walk))
+          : 0;
+  return walk(parsed.value);
 }
 
 /** Statuses an HTTP stack answers to bytes it cannot take before any route is reached. */
@@ -90,7 +126,78 @@ export const TOLERANCES: readonly Tolerance[] = [
     seenIn: 'Fastify 5 answers a method its router does not know (PROPFIND) with its own JSON 404',
     applies: ({ request }, operations) => !interfaceMethods(operations).has(request.method.toUpperCase()),
   },
+  {
+    id: 'open-reading',
+    rule: 'same-outcome',
+    allows:
+      "another outcome than the oracle's to a request its family marks as open (another spelling of a route, a JSON text the RFC lets parsers read differently, a precondition or a range)",
+    source: 'seed §4, §8 and the RFCs behind each family: what such a request gets is not shown; the family that sent it judges the answer',
+    seenIn: 'routers that fold spellings (normalizes-routes), parsers that keep the first of two names (first-member-wins)',
+    applies: ({ request }, _operations, pair) => pair?.kind !== 'served-without-key' && request.offSpec === true,
+  },
+  {
+    id: 'media-type-reading',
+    rule: 'same-outcome',
+    allows: 'a body sent as another media type than application/json taken as JSON, or refused',
+    source: 'seed §4: all bodies are application/json; what another media type gets is not shown',
+    seenIn: 'frameworks that parse any body as JSON (lenient-media-types)',
+    applies: ({ request }, _operations, pair) =>
+      (pair?.kind === 'refused-accepted' || pair?.kind === 'accepted-refused') &&
+      request.body !== undefined &&
+      !/^application\/json\s*(;\s*charset="?utf-8"?\s*)?$/i.test(fieldOf(request, 'content-type') ?? ''),
+  },
+  {
+    id: 'unknown-names',
+    rule: 'same-outcome',
+    allows: 'a request with a query parameter or a body member the spec does not name refused',
+    source: 'seed §2, §4: other parameters and properties are not discussed (the reference ignores them: D3, D4)',
+    seenIn: 'spec-driven validators that refuse what the spec does not declare (express-openapi-validator, refuses-unknown-query)',
+    applies: ({ request }, _operations, pair) => pair?.kind === 'accepted-refused' && unknownNames(request, pair.op).length > 0,
+  },
+  {
+    id: 'length-limit',
+    rule: 'same-outcome',
+    allows: "a body refused for a string longer than the longest the run generates (a name of 10,000 characters): a maximum of the target's own",
+    source: 'seed §8: the maximum length of name is not shown (D16)',
+    seenIn: 'a name column of limited size (name-max-length)',
+    applies: ({ request }, _operations, pair) => pair?.kind === 'accepted-refused' && longestString(request.body) > GENERATED_NAME_CODE_POINTS,
+  },
+  {
+    id: 'read-after-write',
+    rule: 'same-outcome',
+    allows: 'a 404 for a pet this run created, within the settle window after its 201',
+    source: 'seed §4: when a created pet becomes visible to reads is not shown (--settle)',
+    seenIn: 'a getPet read from a replica (lagging-get-pet), a list served from a search index (lagging-list)',
+    applies: ({ response }, _operations, pair) => pair?.kind === 'accepted-refused' && response.status === 404 && pair.lagging,
+  },
+  {
+    id: 'past-sunset',
+    rule: 'same-outcome',
+    allows: "a 410 or 404 from an operation with a removal date, by the target's own clock",
+    source: "seed §4.3, §9: getPet is removed on 5 December 2030 (the deprecation family judges the target's clock)",
+    seenIn: 'targets whose clock is past the removal date',
+    applies: ({ response }, _operations, pair) =>
+      pair?.kind === 'accepted-refused' &&
+      pair.op?.sunset !== undefined &&
+      [404, 410].includes(response.status) &&
+      parseHttpDate(response.headers['date'] ?? '') >= pair.op.sunset.getTime(),
+  },
 ];
+
+/** The allowances as rows of the table, after its own. */
+export function allowanceRows(allowances: readonly CompareAllowance[]): Tolerance[] {
+  return allowances.map((allowance, index) => ({
+    id: `compare-allow-${index + 1}`,
+    rule: 'same-outcome',
+    allows: allowance.reason,
+    source: '--compare-allow',
+    seenIn: 'the release this run compares',
+    applies: ({ request, response }, _operations, pair) =>
+      pair?.kind === allowance.difference &&
+      (allowance.operationId === undefined || request.operationId === allowance.operationId) &&
+      (allowance.status === undefined || response.status === allowance.status),
+  }));
+}
 
 /** The first row of `table` for `rule` that excuses `exchange`, if any. */
 export function toleranceFor(
@@ -98,6 +205,7 @@ export function toleranceFor(
   rule: UniversalRule,
   exchange: Exchange,
   operations: readonly OperationDescriptor[],
+  pair?: Pair,
 ): Tolerance | undefined {
-  return table.find((row) => row.rule === rule && row.applies(exchange, operations));
+  return table.find((row) => row.rule === rule && row.applies(exchange, operations, pair));
 }

@@ -70,6 +70,11 @@ export const FAMILY_TABLE = [
     description:
       'Properties of every request the run sends: without a valid key nothing is served or changed (any method, path, header), every Pet served is valid and no page exceeds the maximum, the service owns the ids, and every body reads as its headers say.',
   },
+  {
+    id: 'oracle',
+    description:
+      'Every request of the run is sent again to a second implementation (the reference server in-process, or --compare URL) and the two answers are compared: where the seed leaves no room for another outcome, a difference fails.',
+  },
 ] as const;
 
 export type Family = (typeof FAMILY_TABLE)[number]['id'];
@@ -214,6 +219,12 @@ export interface RunOptions {
   /** How the CLI was told to reach the target (--header, --ca…), as shell words without secrets: rerun lines repeat them. */
   rerunOptions?: readonly string[];
   onProgress?: (event: ProgressEvent) => void;
+  /** A second implementation every request is also sent to, and compared with (differential/mirror.ts): the reference server, or --compare URL. */
+  oracle?: OracleTarget;
+  /** Differences between the target and the oracle that a release intends (--compare-allow), allowed as rows of the tolerance table. */
+  compareAllow?: readonly CompareAllowance[];
+  /** Sees every pair the oracle compared: the target's exchange, the oracle's answer, and the facts the comparison used. */
+  observeOracle?: (exchange: Exchange, oracle: WireResponse, facts: PairFacts) => void;
   /** Sees every exchange of the run as it is answered (the mutation run replays them into the responses judge). */
   observe?: (exchange: Exchange) => void;
 }
@@ -323,3 +334,38 @@ export interface Check {
 }
 
 export type { Exchange };
+
+/** The second implementation a run compares the target with (differential/mirror.ts). */
+export interface OracleTarget {
+  /** Where the oracle answers (its base URL, ending in its base path). */
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  /** What the reports call it: "the reference server" or the --compare URL. */
+  readonly label: string;
+  /** It runs in this process, on loopback: reached directly, never through the run's proxy or TLS settings. */
+  readonly inProcess?: boolean;
+}
+
+/**
+ * How the target's answer differs from the oracle's, in what a client acts on:
+ * - accepted-refused: the oracle served (2xx), the target refused (4xx but 401) or found nothing (404, 410);
+ * - refused-accepted: the oracle refused a write (4xx but 401), the target accepted it (2xx).
+ * The other differences (served without any key, a valid key refused) no row excuses.
+ */
+export type DifferenceKind = 'served-without-key' | 'valid-key-refused' | 'accepted-refused' | 'refused-accepted';
+
+/** A difference a release intends (`--compare-allow`): of one kind, for one operation and one status of the target's if given. */
+export interface CompareAllowance {
+  readonly difference: DifferenceKind;
+  readonly operationId?: string;
+  readonly status?: number;
+  readonly reason: string;
+}
+
+/** What a comparison of two answers to one request knows besides them (differential/compare.ts). */
+export interface PairFacts {
+  readonly apiKey: string;
+  readonly authorization: string;
+  readonly op: OperationDescriptor | undefined;
+  readonly lagging: boolean;
+}

@@ -66,7 +66,7 @@ export function createLedger(prefix: string): Ledger {
     sendersOf: (name) => senders.get(name) ?? { first: [], statuses: new Map() },
     observe(exchange) {
       const { request, response } = exchange;
-      if (request.body !== undefined && request.body.includes(prefix)) {
+      if (request.body?.includes(prefix)) {
         for (const name of namesIn(request.body, prefix)) {
           const known = senders.get(name) ?? { first: [], statuses: new Map<number, number>() };
           if (known.first.length < 8) known.first.push(exchange);

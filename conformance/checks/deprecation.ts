@@ -141,21 +141,7 @@ function deprecatedOperationChecks(ctx: CheckContext): Check[] {
             if (removal && new Date(at).toISOString().slice(0, 10) !== removal.toISOString().slice(0, 10)) {
               throw new Violation(`Sunset: ${sunset} does not name the removal date ${removal.toUTCString()}`, sent);
             }
-            // RFC 9745 §4: the Sunset date SHOULD NOT be earlier than the Deprecation date.
-            const since = deprecation === undefined ? undefined : structuredDate(deprecation.trim());
-            if (since !== undefined)
-              c.unspecified(
-                {
-                  decision: 'sunset-before-deprecation',
-                  family: 'deprecation',
-                  operationId: op.operationId,
-                  seed: 'RFC 9745 §4: the Sunset timestamp SHOULD NOT be earlier than the Deprecation timestamp',
-                  observed: `Deprecation: ${deprecation}, Sunset: ${sunset}`,
-                  referenceBehaviour: 'Deprecation @1735689600 (1 January 2025), before the Sunset date',
-                  ...sent,
-                },
-                at >= since,
-              );
+            // A Sunset earlier than the Deprecation (RFC 9745 §4: MUST NOT) is judged on every answer by http.sunset-after-deprecation.
           }
           c.unspecified(
             {

@@ -3,16 +3,13 @@
  * server must carry, judged on every answer of the run, whatever asked for
  * it. Each rule is one MUST of the RFCs; a SHOULD beside it is an advisory.
  */
-import { basePathOf, type Exchange } from '../client.js';
+import { basePathOf, fieldOf, type Exchange } from '../client.js';
 import { BEARER_PARAM_CHARS, cacheDirectives, contentRange, imfFixdate, parseChallenges, splitList } from '../fields.js';
 import type { AnswerRule, RuleFinding } from './rules.js';
 import { interfaceMethods } from '../tolerances.js';
 import { isObject } from '../../spec/json/is-object.js';
 
-const presentedAuthorization = (exchange: Exchange): string | undefined => {
-  const value = exchange.request.headers['authorization'];
-  return value === undefined ? undefined : [value].flat().join(', ');
-};
+const presentedAuthorization = (exchange: Exchange): string | undefined => fieldOf(exchange.request, 'authorization');
 
 /** RFC 9110 §6.6.1: an origin server with a clock MUST send Date in every 2xx, 3xx and 4xx answer, as an IMF-fixdate (§5.6.7). */
 const date: AnswerRule = {

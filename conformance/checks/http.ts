@@ -9,16 +9,19 @@ import fc from 'fast-check';
 import type { OperationDescriptor } from '../../spec/operations.js';
 import type { JsonObject } from '../../spec/json/index.js';
 import { fillPath, sampleValidBody } from '../arbitraries/requests.js';
-import { head, MESSAGE_CASES } from '../catalogues/message-framings.js';
+import { head, MESSAGE_CASES, type MessageCase } from '../catalogues/message-framings.js';
 import { READ_CASES } from '../catalogues/raw-reads.js';
 import { CONDITIONAL_CASES } from '../catalogues/preconditions-and-ranges.js';
 import { expectStatus, NothingToExercise, propertyCheck } from '../check.js';
-import { basePathOf, type WireRequest, type WireResponse } from '../client.js';
+import { basePathOf, type RawRequest, type WireRequest, type WireResponse } from '../client.js';
+import type { RawAnswer } from '../raw.js';
 import { echoProblem } from '../knowledge.js';
 import { Violation, type Check, type CheckContext } from '../vocabulary.js';
 import { HTTP_RULES } from './http-rules.js';
 import { ruleCheck } from './rules.js';
-import { createOperation, getOperation, listOperation, readablePath } from './family-requests.js';
+import { referencesCheck } from './references.js';
+import { validatorRules } from './validators.js';
+import { createOperation, getOperation, listOperation, pageSizeParameter, readablePath } from './family-requests.js';
 import { isObject } from '../../spec/json/is-object.js';
 
 // The chunked coding's writer lives with the messages that use it; its test imports it from here.
@@ -32,6 +35,8 @@ export function httpChecks(ctx: CheckContext): Check[] {
   const reads = ctx.operations.filter((op) => op.method === 'GET' && op.responses.some((r) => r.status === 200));
   return [
     ...HTTP_RULES.map((rule) => ruleCheck(rule, ctx)),
+    ...validatorRules().map((r) => ruleCheck(r, ctx)),
+    referencesCheck(ctx),
     ...(create ? [messageCheck(create)] : []),
     ...(list ? [readCheck(list)] : []),
     ...reads.map(conditionalCheck),
@@ -54,10 +59,10 @@ function messageCheck(op: OperationDescriptor): Check {
     id: `http.${op.operationId}.message`,
     family: 'http',
     operationId: op.operationId,
-    title: `${op.operationId} takes a NewPet in every message framing HTTP/1.1 allows (chunked, chunk extensions, trailers), ignores Range, and never reads a body by Content-Length when Transfer-Encoding is there`,
+    title: `${op.operationId} takes a NewPet in every message framing HTTP/1.1 allows (chunked, chunk extensions, trailers), ignores Range, and never reads a body by Content-Length when Transfer-Encoding is there, nor leaves any of it for the next request`,
     requirement:
-      'A recipient MUST be able to parse the chunked transfer coding and MUST ignore unrecognized chunk extensions (RFC 9112 §7.1, §7.1.1); a server MAY refuse a body without Content-Length with 411 (§6.3), an advisory here. A server MUST ignore Range on a method other than GET (RFC 9110 §14.2). With both Transfer-Encoding and Content-Length, the server answers by the Transfer-Encoding or refuses with 400, and MUST close the connection after answering (RFC 9112 §6.3).',
-    seedSection: 'RFC 9112 §6.3, §7.1; RFC 9110 §14.2; seed §4.2',
+      'A recipient MUST be able to parse the chunked transfer coding and MUST ignore unrecognized chunk extensions (RFC 9112 §7.1, §7.1.1); a server MAY refuse a body without Content-Length with 411 (§6.3), an advisory here. A server MUST ignore Range on a method other than GET (RFC 9110 §14.2). With both Transfer-Encoding and Content-Length, the server answers by the Transfer-Encoding or refuses with 400, and MUST close the connection after answering (RFC 9112 §6.3). A server that reads a message otherwise than as it is framed leaves bytes that the next request on the connection is glued to (request smuggling, RFC 9112 §11.2): a list read sent after each answer on the same connection must get what it gets on its own.',
+    seedSection: 'RFC 9112 §6.3, §7.1, §11.2; RFC 9110 §14.2; seed §4.2',
     writes: true,
     arbitrary: () => fc.nat({ max: MESSAGE_CASES.length - 1 }),
     examples: () => MESSAGE_CASES.map((_, i) => i),
@@ -79,50 +84,94 @@ function messageCheck(op: OperationDescriptor): Check {
         offSpec: true,
       };
       c.cover(op.operationId, 'message framing', message.label);
-      const { response, closed, more } = await c.client.sendRaw('http', request);
-      const sent = { request, response };
-      if (message.conflicting) {
-        if (more)
-          throw new Violation(
-            `a request with ${message.label} got ${response.status}, then another answer on the same connection: the body was read by its Content-Length and the rest taken for a second request (request smuggling)`,
-            sent,
-          );
-        expectStatus(sent, [400, 201], `a request with ${message.label}`);
-        if (response.status === 201) judgeCreated(c, sent, body.value as JsonObject);
-        if (!closed)
-          c.unspecified(
-            {
-              decision: 'close-after-conflicting-framing',
-              family: 'http',
-              operationId: op.operationId,
-              seed: 'RFC 9112 §6.3: the server MUST close the connection after answering a request with both Transfer-Encoding and Content-Length (uvicorn with h11 keeps it open; it read the body by Transfer-Encoding, so nothing was smuggled here)',
-              observed: `after answering ${response.status}, the connection stayed open`,
-              referenceBehaviour: '400 bad_request, and the connection closed',
-              ...sent,
-            },
-            false,
-          );
-        return;
-      }
-      if (response.status === 411) {
-        c.unspecified(
-          {
-            decision: 'length-required',
-            family: 'http',
-            operationId: op.operationId,
-            seed: 'RFC 9112 §6.3: a server MAY reject a request that contains a message body but not a Content-Length with 411',
-            observed: `${message.label} was refused with 411`,
-            referenceBehaviour: 'a chunked body is read like any other (201)',
-            ...sent,
-          },
-          false,
-        );
-        return;
-      }
-      expectStatus(sent, [201], `a valid NewPet sent as ${message.label}`);
-      judgeCreated(c, sent, body.value as JsonObject);
+      const answer = await c.client.sendRaw('http', { ...request, followUp: followUpRequest(c) });
+      judgeFraming(c, op, message, { request, response: answer.response }, answer, body.value as JsonObject);
+      judgeFollowUp(message.label, { request, response: answer.response }, answer);
     },
   });
+}
+
+/** What one framing must get: a conflicting one read by its Transfer-Encoding or refused, any other one read (or refused with 411). */
+function judgeFraming(c: CheckContext, op: OperationDescriptor, message: MessageCase, sent: Sent, { closed, more }: RawAnswer, value: JsonObject): void {
+  const { response } = sent;
+  if (message.conflicting) {
+    if (more)
+      throw new Violation(
+        `a request with ${message.label} got ${response.status}, then another answer on the same connection: the body was read by its Content-Length and the rest taken for a second request (request smuggling)`,
+        sent,
+      );
+    expectStatus(sent, [400, 201], `a request with ${message.label}`);
+    if (response.status === 201) judgeCreated(c, sent, value);
+    if (!closed)
+      c.unspecified(
+        {
+          decision: 'close-after-conflicting-framing',
+          family: 'http',
+          operationId: op.operationId,
+          seed: 'RFC 9112 §6.3: the server MUST close the connection after answering a request with both Transfer-Encoding and Content-Length (uvicorn with h11 keeps it open; it read the body by Transfer-Encoding, so nothing was smuggled here)',
+          observed: `after answering ${response.status}, the connection stayed open`,
+          referenceBehaviour: '400 bad_request, and the connection closed',
+          ...sent,
+        },
+        false,
+      );
+    return;
+  }
+  if (response.status === 411) {
+    c.unspecified(
+      {
+        decision: 'length-required',
+        family: 'http',
+        operationId: op.operationId,
+        seed: 'RFC 9112 §6.3: a server MAY reject a request that contains a message body but not a Content-Length with 411',
+        observed: `${message.label} was refused with 411`,
+        referenceBehaviour: 'a chunked body is read like any other (201)',
+        ...sent,
+      },
+      false,
+    );
+    return;
+  }
+  expectStatus(sent, [201], `a valid NewPet sent as ${message.label}`);
+  judgeCreated(c, sent, value);
+}
+
+/**
+ * The list read that follows every message written by hand, on its
+ * connection: a server that read the message whole answers it as it would
+ * on its own. Undefined when the spec has no list operation.
+ */
+function followUpRequest(c: CheckContext): RawRequest['followUp'] {
+  const list = listOperation(c);
+  if (!list) return undefined;
+  const pageSize = pageSizeParameter(list);
+  const path = pageSize ? `${list.path}?${pageSize.name}=1` : list.path;
+  const { host, basePath } = rawParts(c);
+  const headers = { authorization: c.client.authorization, accept: 'application/json' };
+  const raw = head([`GET ${basePath}${path} HTTP/1.1`, `Host: ${host}`, `Authorization: ${headers.authorization}`, `Accept: ${headers.accept}`]);
+  return { method: 'GET', path, operationId: list.operationId, headers, raw };
+}
+
+/**
+ * The follow-up gets what it gets on its own (200 with a JSON array; 429 says
+ * nothing either way), or the server closed the connection before it. Any
+ * other answer, or none on a connection left open, means the server did not
+ * read the previous message as it was framed: what it left unread was taken
+ * for (the start of) the next request.
+ */
+function judgeFollowUp(label: string, sent: Sent, { followUp }: RawAnswer): void {
+  if (!followUp || followUp.closed) return;
+  const response = followUp.response;
+  if (response && (response.status === 429 || (response.status === 200 && Array.isArray(response.json)))) return;
+  const got = followUp.timedOut
+    ? 'no answer, the connection left open'
+    : response
+      ? `${response.status}${response.status === 200 ? ' without a JSON array' : ''}`
+      : `an answer that is not HTTP/1.1 (${followUp.unreadable})`;
+  throw new Violation(
+    `after ${label} was answered ${sent.response.status}, a well-formed list request on the same connection got ${got}, not the 200 with a JSON array it gets on its own: the connection was desynchronised by the previous message (request smuggling, RFC 9112 §6.3, §11.2)`,
+    sent,
+  );
 }
 
 function judgeCreated(c: CheckContext, sent: Sent, value: JsonObject): void {
@@ -141,8 +190,8 @@ function readCheck(op: OperationDescriptor): Check {
     operationId: op.operationId,
     title: `${op.operationId} answers as RFC 9112 says: no content to HEAD, the connection closed after Connection: close, no server error without Host (400 there, two Host fields and the absolute form: advisory)`,
     requirement:
-      'A server MUST respond 400 to an HTTP/1.1 request that lacks Host (RFC 9112 §3.2), MUST NOT send content in the response to HEAD (RFC 9110 §9.3.2, RFC 9112 §6.3), and MUST initiate closure of the connection after answering a request with Connection: close (RFC 9112 §9.6). The 400 without Host, and the same sections on two Host fields and the absolute-form target (§3.2, §3.2.2), are MUSTs common servers do not keep (uvicorn with httptools, gunicorn, Node.js): advisories here, though a server error to them fails.',
-    seedSection: 'RFC 9112 §3.2, §3.2.2, §6.3, §9.6; RFC 9110 §9.3.2',
+      'A server MUST respond 400 to an HTTP/1.1 request that lacks Host (RFC 9112 §3.2), MUST NOT send content in the response to HEAD (RFC 9110 §9.3.2, RFC 9112 §6.3), and MUST initiate closure of the connection after answering a request with Connection: close (RFC 9112 §9.6). The 400 without Host, and the same sections on two Host fields and the absolute-form target (§3.2, §3.2.2), are MUSTs common servers do not keep (uvicorn with httptools, gunicorn, Node.js): advisories here, though a server error to them fails. A list read sent after each answer on a connection left open must get what it gets on its own (RFC 9112 §6.3, §11.2).',
+    seedSection: 'RFC 9112 §3.2, §3.2.2, §6.3, §9.6, §11.2; RFC 9110 §9.3.2',
     writes: false,
     arbitrary: () => fc.nat({ max: READ_CASES.length - 1 }),
     examples: () => READ_CASES.map((_, i) => i),
@@ -162,8 +211,10 @@ function readCheck(op: OperationDescriptor): Check {
         offSpec: true,
       };
       c.cover(op.operationId, 'message', item.label);
-      const { response, closed, more } = await c.client.sendRaw('http', request);
-      item.judge(c, { sent: { request, response }, closed, more }, op);
+      const answer = await c.client.sendRaw('http', { ...request, followUp: followUpRequest(c) });
+      const sent = { request, response: answer.response };
+      item.judge(c, { sent, closed: answer.closed, more: answer.more }, op);
+      judgeFollowUp(item.label, sent, answer);
     },
   });
 }

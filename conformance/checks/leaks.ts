@@ -25,7 +25,7 @@ import type { OperationDescriptor } from '../../spec/operations.js';
 import { fillPath, invalidBodyExamples, queryParameters, sampleValidBody } from '../arbitraries/requests.js';
 import { NothingToExercise, propertyCheck } from '../check.js';
 import { replaceAt, replaceMiddle } from '../key-forms.js';
-import type { Exchange, WireRequest, WireResponse } from '../client.js';
+import { fieldOf, type Exchange, type WireRequest, type WireResponse } from '../client.js';
 import { Violation, type Check, type CheckContext } from '../vocabulary.js';
 import { ruleCheck, type AnswerRule } from './rules.js';
 import { someExistingId } from './family-requests.js';
@@ -41,7 +41,7 @@ type Sent = { request: WireRequest; response: WireResponse };
 export function keyLeak(apiKey: string, { request, response }: Sent): string | undefined {
   if (apiKey.length < MIN_KEY_LENGTH) return undefined;
   // Two Authorization fields are judged as their values joined: what a server that combines them sees.
-  const presented = [request.headers['authorization'] ?? ''].flat().join(', ');
+  const presented = fieldOf(request, 'authorization') ?? '';
   // The client's own text echoed back: a near miss that contains the key.
   if (presented.includes(apiKey) && !isExactly(presented, apiKey)) return undefined;
   for (const [name, value] of Object.entries(response.headers)) {

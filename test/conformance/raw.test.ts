@@ -166,3 +166,145 @@ t.test('no answer within the timeout, or an answer larger than the limit, is an 
     /^the answer is larger than 1000 bytes$/,
   );
 });
+
+const FOLLOW_UP = 'GET /v1/pets?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
+const OK_EMPTY = 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n[]';
+
+/**
+ * A plain TCP server whose one connection is answered by `turn`, called with
+ * everything received so far each time bytes arrive; it returns how much of
+ * that it has now dealt with (what it leaves is glued to what comes next).
+ */
+async function conversation(t: Test, turn: (pending: string, socket: Socket) => number, target: Partial<RawTarget> = {}) {
+  const arrivals: string[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    let pending = '';
+    socket.on('data', (chunk: Buffer) => {
+      arrivals.push(chunk.toString('latin1'));
+      pending += chunk.toString('latin1');
+      pending = pending.slice(turn(pending, socket));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    for (const socket of sockets) socket.destroy();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  const origin = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`);
+  return { target: { origin, timeoutMs: 5000, maxResponseBytes: 1_000_000, ...target } satisfies RawTarget, arrivals };
+}
+
+/** Answers each whole request (a header section, no body) in turn with the next of `answers`, closing after the last if `close`. */
+function inTurn(answers: string[], close = false) {
+  return (pending: string, socket: Socket) => {
+    const end = pending.indexOf('\r\n\r\n');
+    if (end === -1) return 0;
+    const answer = answers.shift();
+    if (answer === undefined) return end + 4;
+    if (close && answers.length === 0) socket.end(answer);
+    else socket.write(answer);
+    return end + 4;
+  };
+}
+
+t.test('a follow-up is sent on the same connection once the first answer is in, never with it, and its answer read', async (t) => {
+  const server = await conversation(t, inTurn(['HTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\n{}', OK_EMPTY]));
+  const answer = await sendRaw(server.target, GET, FOLLOW_UP);
+  t.equal(answer.response.status, 201, 'the first answer is the first request’s');
+  t.same(server.arrivals, [GET, FOLLOW_UP], 'the follow-up came in a later arrival: it was written after the first answer');
+  t.equal(answer.followUp?.response?.status, 200);
+  t.equal(answer.followUp?.response?.text, '[]');
+  t.same(answer.followUp?.response?.json, []);
+  t.equal(answer.followUp?.closed, false);
+  t.notOk(answer.followUp?.timedOut);
+  t.equal(answer.closed, false);
+});
+
+t.test('without a follow-up nothing more is sent, and none is reported', async (t) => {
+  const server = await conversation(t, inTurn([OK_EMPTY, OK_EMPTY]));
+  const answer = await sendRaw(server.target, GET);
+  t.equal(answer.followUp, undefined);
+  t.same(server.arrivals, [GET]);
+});
+
+t.test('a server that closes after its first answer is not sent the follow-up: closed, no answer', async (t) => {
+  const server = await conversation(t, inTurn([OK_EMPTY], true));
+  const answer = await sendRaw(server.target, GET, FOLLOW_UP);
+  t.equal(answer.closed, true);
+  t.same(answer.followUp, { closed: true });
+  t.same(server.arrivals, [GET], 'the follow-up was never written');
+});
+
+t.test('a server that says `Connection: close` is taken at its word: the follow-up is not sent, even before it closes', async (t) => {
+  const server = await conversation(t, inTurn(['HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\n[]', OK_EMPTY]));
+  const answer = await sendRaw(server.target, GET, FOLLOW_UP);
+  t.same(answer.followUp, { closed: true });
+  t.same(server.arrivals, [GET]);
+});
+
+t.test('a server that closes when the follow-up comes, without answering it, closed the connection', async (t) => {
+  const server = await conversation(t, (pending, socket) => {
+    if (pending === FOLLOW_UP) socket.destroy();
+    else socket.write(OK_EMPTY);
+    return pending.length;
+  });
+  const answer = await sendRaw(server.target, GET, FOLLOW_UP);
+  t.equal(answer.closed, false, 'it kept the connection open after the first answer');
+  t.same(answer.followUp, { closed: true });
+});
+
+t.test('bytes a server left unread are glued to the front of the follow-up: its answer is what that makes of them', async (t) => {
+  // Frames the body by Content-Length: 1, leaving the rest of the chunked body for the next request.
+  const request = 'POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n';
+  const leftover = '\r\n{}\r\n0\r\n\r\n';
+  const server = await conversation(t, (pending, socket) => {
+    const end = pending.indexOf('\r\n\r\n');
+    if (pending.startsWith('POST ')) {
+      socket.write('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
+      return end + 4 + 1;
+    }
+    // One request per arrival: what was left waits for the next bytes.
+    if (pending.length === leftover.length) return 0;
+    socket.write(`HTTP/1.1 400 Bad Request\r\nContent-Length: ${end}\r\n\r\n${pending.slice(0, end)}`);
+    return pending.length;
+  });
+  const answer = await sendRaw(server.target, request, FOLLOW_UP);
+  t.equal(answer.response.status, 400);
+  t.equal(answer.more, false, 'one answer alone shows nothing');
+  t.equal(answer.followUp?.response?.status, 400, 'the follow-up got the answer to the leftover');
+  t.equal(answer.followUp?.response?.text, '\r\n{}\r\n0');
+});
+
+t.test('a follow-up left unanswered on an open connection times out: the server is still reading the first request', async (t) => {
+  const server = await conversation(
+    t,
+    (pending, socket) => {
+      if (pending === GET) socket.write(OK_EMPTY);
+      return pending.length;
+    },
+    { timeoutMs: 300 },
+  );
+  const answer = await sendRaw(server.target, GET, FOLLOW_UP);
+  t.equal(answer.response.status, 200, 'the first answer is still reported');
+  t.same(answer.followUp, { closed: false, timedOut: true });
+});
+
+t.test('a follow-up answered with what is not HTTP/1.1 says so', async (t) => {
+  const server = await conversation(t, (pending, socket) => {
+    socket.write(pending === GET ? OK_EMPTY : '0\r\n\r\n');
+    return pending.length;
+  });
+  const answer = await sendRaw(server.target, GET, FOLLOW_UP);
+  t.match(answer.followUp, { closed: false, unreadable: /not an HTTP\/1\.1 status line/ });
+});
+
+t.test('when a second answer already came, no follow-up is sent: the connection is already shown out of step', async (t) => {
+  const server = await conversation(t, inTurn([`${OK_EMPTY}HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n`, OK_EMPTY]));
+  const answer = await sendRaw(server.target, GET, FOLLOW_UP);
+  t.equal(answer.more, true);
+  t.equal(answer.followUp, undefined);
+  t.same(server.arrivals, [GET]);
+});

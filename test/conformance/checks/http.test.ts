@@ -43,7 +43,8 @@ t.test('the hand-written messages: chunked with extensions, and Transfer-Encodin
     heads.some((h) => complete(h) && h.includes('Content-Length: 1') && h.includes('Transfer-Encoding: chunked')),
     'a complete POST with both Content-Length: 1 and Transfer-Encoding: chunked',
   );
-  const extended = wire.filter((w) => /\r\n0;conform=end\r\n\r\n$/.test(w));
+  // Each connection's bytes end with the list read that followed its message.
+  const extended = wire.map((w) => w.replace(/GET \/v1\/pets\?limit=1 HTTP\/1\.1\r\n[\s\S]*$/, '')).filter((w) => /\r\n0;conform=end\r\n\r\n$/.test(w));
   t.equal(extended.length, 1, 'one chunked body ends with an extension on its last chunk');
   t.ok(
     extended.every((w) => /\r\n[0-9a-f]+;conform=1\r\n/.test(w.slice(w.indexOf('\r\n\r\n'))) && complete(w.slice(0, w.indexOf('\r\n\r\n')).split('\r\n'))),
@@ -57,19 +58,32 @@ t.test('the hand-written messages: chunked with extensions, and Transfer-Encodin
  * request smuggling a front and a back that frame differently let through. Everything else it does right.
  * With `closeAfterBoth` it closes the connection after answering such a request (as §6.3 requires), so nothing is
  * smuggled; with `unvalidated` it makes a pet of whatever a POST carried, a body that is not a JSON object giving a
- * pet with an id alone.
+ * pet with an id alone. A GET or HEAD is the list, 200 and [] (the follow-up's, `?limit=1`, is `followUp` if given);
+ * `Connection: close` is honoured.
+ * With `onePerArrival` it takes one request from its buffer each time bytes arrive, so what it left unread waits
+ * and is glued to the front of the next request; after a request `silentAfter` picks, it answers nothing more.
  */
-function lengthFirstServer(options: { closeAfterBoth?: true; unvalidated?: true } = {}): net.Server {
+function lengthFirstServer(
+  options: {
+    closeAfterBoth?: true;
+    unvalidated?: true;
+    onePerArrival?: true;
+    silentAfter?: (lines: string[]) => boolean;
+    followUp?: { status: number; body: string };
+  } = {},
+): net.Server {
   let nextId = 1;
+  const reasons: Record<number, string> = { 200: 'OK', 201: 'Created', 400: 'Bad Request', 429: 'Too Many Requests' };
   return net.createServer((socket) => {
     let buffer = Buffer.alloc(0);
-    const answer = (status: number, body: string) =>
+    let silent = false;
+    const answer = (status: number, body: string, head = false) =>
       socket.write(
-        `HTTP/1.1 ${status} ${status === 201 ? 'Created' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        `HTTP/1.1 ${status} ${reasons[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${head ? '' : body}`,
       );
     socket.on('data', (chunk: Buffer) => {
       buffer = Buffer.concat([buffer, chunk]);
-      for (;;) {
+      for (let first = true; !silent && (first || !options.onePerArrival); first = false) {
         const end = buffer.indexOf('\r\n\r\n');
         if (end < 0) return;
         const lines = buffer.subarray(0, end).toString('latin1').split('\r\n');
@@ -111,7 +125,12 @@ function lengthFirstServer(options: { closeAfterBoth?: true; unvalidated?: true 
         } else body = Buffer.alloc(0);
         buffer = rest;
         const both = length !== undefined && field('transfer-encoding') !== undefined;
-        if (options.unvalidated && lines[0]!.startsWith('POST ')) {
+        silent = options.silentAfter?.(lines) ?? false;
+        if (/^(GET|HEAD) /.test(lines[0]!)) {
+          const list = (lines[0]!.includes('?limit=1 ') && options.followUp) || { status: 200, body: '[]' };
+          answer(list.status, list.body, lines[0]!.startsWith('HEAD '));
+          if (field('connection') === 'close') socket.end();
+        } else if (options.unvalidated && lines[0]!.startsWith('POST ')) {
           // Whatever it read becomes a pet: what is not a JSON object, a pet with an id alone.
           let text = body.toString('utf8');
           try {
@@ -141,17 +160,67 @@ function lengthFirstServer(options: { closeAfterBoth?: true; unvalidated?: true 
 }
 
 /** The outcome of http.createPet.message against `server`, listening on an ephemeral port for the test. */
-async function messageCheckOn(t: Test, server: net.Server | http.Server) {
+async function messageCheckOn(t: Test, server: net.Server | http.Server, options: { timeoutMs?: number } = {}) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const { port } = server.address() as net.AddressInfo;
-  return (await runCheck(`http://127.0.0.1:${port}/v1`, 'secret-key-123', 'http.createPet.message', { seed: 3 })).outcome;
+  return (await runCheck(`http://127.0.0.1:${port}/v1`, 'secret-key-123', 'http.createPet.message', { seed: 3, ...options })).outcome;
 }
 
 t.test('a server that reads the body by Content-Length beside Transfer-Encoding is caught smuggling the rest as a second request', async (t) => {
   const outcome = await messageCheckOn(t, lengthFirstServer());
   t.equal(outcome?.status, 'failed');
   t.match(outcome?.failure?.message, /then another answer on the same connection: the body was read by its Content-Length/);
+});
+
+const CONFLICTING = 'Transfer-Encoding: chunked beside a Content-Length of 1 (RFC 9112 §6.3)';
+const hasBothFramings = (lines: string[]) => lines.some((l) => /^content-length:/i.test(l)) && lines.some((l) => /^transfer-encoding:/i.test(l));
+
+t.test('a server that frames by Content-Length beside Transfer-Encoding and glues the rest to the next request: the follow-up shows it', async (t) => {
+  // One request per arrival of bytes: the second answer never comes by itself, so only the list read after it shows
+  // what the connection became.
+  const outcome = await messageCheckOn(t, lengthFirstServer({ onePerArrival: true }));
+  t.equal(outcome?.status, 'failed');
+  t.equal(
+    outcome?.failure?.message,
+    `after ${CONFLICTING} was answered 400, a well-formed list request on the same connection got 400, not the 200 with a JSON array it gets on its own: the connection was desynchronised by the previous message (request smuggling, RFC 9112 §6.3, §11.2)`,
+  );
+  t.ok(hasBothFramings(outcome?.failure?.request?.raw?.split('\r\n\r\n')[0]?.split('\r\n') ?? []), 'the failure shows the message that desynchronised it');
+});
+
+t.test('a server still reading the first message when the follow-up comes: no answer on an open connection is a desync', async (t) => {
+  const server = lengthFirstServer({ closeAfterBoth: true, silentAfter: (lines) => lines.some((l) => /^transfer-encoding:/i.test(l)) });
+  const outcome = await messageCheckOn(t, server, { timeoutMs: 500 });
+  t.equal(outcome?.status, 'failed');
+  t.match(
+    outcome?.failure?.message,
+    /^after a chunked body \(RFC 9112 §7\.1\) was answered 201, a well-formed list request on the same connection got no answer, the connection left open, .* desynchronised by the previous message/,
+  );
+});
+
+t.test('the follow-up must get what it gets on its own: another status, or a 200 without a JSON array, fails; a 429 says nothing', async (t) => {
+  const verdict = async (followUp: { status: number; body: string }) =>
+    (await messageCheckOn(t, lengthFirstServer({ closeAfterBoth: true, followUp })))?.failure?.message;
+  t.match(
+    await verdict({ status: 201, body: '{"id":1}' }),
+    /^after a chunked body \(RFC 9112 §7\.1\) was answered 201, a well-formed list request on the same connection got 201, /,
+  );
+  t.match(await verdict({ status: 200, body: '{}' }), /list request on the same connection got 200 without a JSON array, /);
+  t.equal(await verdict({ status: 429, body: '{}' }), undefined, 'a rate limit on the follow-up is no verdict');
+  t.equal(await verdict({ status: 200, body: '[]' }), undefined, 'a server that closes after the conflicting message and answers every follow-up passes');
+});
+
+t.test('the reads written by hand are followed too: a server silent after two Host fields fails http.listPets.message', async (t) => {
+  const server = lengthFirstServer({ silentAfter: (lines) => lines.filter((l) => /^host:/i.test(l)).length === 2 });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const { port } = server.address() as net.AddressInfo;
+  const { outcome } = await runCheck(`http://127.0.0.1:${port}/v1`, 'secret-key-123', 'http.listPets.message', { seed: 3, timeoutMs: 500 });
+  t.equal(outcome?.status, 'failed');
+  t.match(
+    outcome?.failure?.message,
+    /^after two Host fields was answered 200, a well-formed list request on the same connection got no answer, the connection left open/,
+  );
 });
 
 t.test('a server that frames by Content-Length beside Transfer-Encoding but closes the connection: its 201 is for a pet not sent, and fails', async (t) => {
@@ -193,7 +262,7 @@ function parseHead(raw: string): { method: string; fields: Map<string, string> }
   return { method: lines[0]!.split(' ')[0]!, fields };
 }
 
-t.test('each message written by hand is recorded as it went on the wire, and as off the spec', async (t) => {
+t.test('each message written by hand is recorded as it went on the wire, and as off the spec; the list read after it, as on it', async (t) => {
   const { url, key } = await startTestServer(t);
   const raw: Exchange[] = [];
   const result = await runConformance({
@@ -218,11 +287,19 @@ t.test('each message written by hand is recorded as it went on the wire, and as 
     contentType: request.headers['content-type'],
     offSpec: request.offSpec,
   }));
+  // The follow-up is the list read as the spec has it, so the rules over every answer judge what it gets.
+  const followUp = (raw: string) => raw.startsWith('GET /v1/pets?limit=1 HTTP/1.1\r\n');
   const sent = raw.map(({ request }) => {
     const { method, fields } = parseHead(request.raw!);
-    return { method, authorization: fields.get('authorization'), contentType: fields.get('content-type'), offSpec: true };
+    return { method, authorization: fields.get('authorization'), contentType: fields.get('content-type'), offSpec: followUp(request.raw!) ? undefined : true };
   });
   t.same(recorded, sent);
+  const followUps = raw.filter(({ request }) => followUp(request.raw!));
+  t.ok(followUps.length > 0, 'follow-ups were sent');
+  t.ok(
+    followUps.every(({ request, response }) => request.operationId === 'listPets' && request.path === '/pets?limit=1' && response.status === 200),
+    'each as listPets, answered 200',
+  );
 });
 
 /** Every answer of a run (its request and response), for what the checks sent. */

@@ -1,0 +1,179 @@
+// The names answers give (conformance/checks/references.ts): a 201's
+// Location, a followed Link, a 2xx's Content-Location. Answers written by
+// hand are heard as the run's; a small server holds the pets 1 and 2, and
+// its log shows what was read, and that nothing went to another origin.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import t, { type Test } from 'tap';
+import { createHearing, followedLinks, referencesCheck, referencesIn, toRead } from '../../../conformance/checks/references.js';
+import { createClient, type Exchange, type Observer } from '../../../conformance/client.js';
+import type { CheckContext } from '../../../conformance/vocabulary.js';
+import { operations } from '../../../spec/operations.js';
+
+const KEY = 'secret-key-123';
+
+interface Origin {
+  readonly url: string;
+  /** `METHOD path authorization` of each request it got. */
+  readonly log: string[];
+}
+
+/** Serves pets 1 and 2 under /v1/pets/{id}, the list at /v1/pets, and 404 for anything else. */
+async function startOrigin(t: Test): Promise<Origin> {
+  const log: string[] = [];
+  const server: Server = createServer((req: IncomingMessage, res) => {
+    log.push(`${req.method} ${req.url} ${req.headers.authorization ?? '-'}`);
+    const pet = /^\/v1\/pets\/(\d+)$/.exec(req.url ?? '')?.[1];
+    const found = pet === '1' || pet === '2' ? `{"id":${pet},"name":"Rex","categoryId":1}` : req.url === '/v1/pets' ? '[]' : undefined;
+    res.writeHead(found === undefined ? 404 : 200, { 'content-type': 'application/json' });
+    res.end(found ?? '{"code":"not_found","message":"none","status":404}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, log };
+}
+
+/** A context whose client reaches `origin` for real, and whose observers can also be handed answers written by hand. */
+function contextFor(origin: Origin, now = Date.now()): { ctx: CheckContext; hear: (exchange: Exchange) => void } {
+  const real = createClient({ baseUrl: `${origin.url}/v1`, apiKey: KEY, timeoutMs: 5000, concurrency: 2, rate: 0, maxWrites: 10, maxResponseBytes: 1 << 20 });
+  t.teardown(() => real.close());
+  const observers: Observer[] = [];
+  const client = { ...real, observe: (o: Observer) => void observers.push(o) };
+  const ctx = {
+    client,
+    operations,
+    async send(family: string, { auth: _auth, headers, ...rest }: { auth?: string | null; headers?: Record<string, string> } & Record<string, unknown>) {
+      const request = { ...rest, headers: { authorization: real.authorization, ...headers } } as never;
+      return { request, response: await real.send(family, request) };
+    },
+    readAfterWrite: (read: () => Promise<unknown>) => read(),
+    targetNow: () => now,
+    timeLeft: () => 60_000,
+  } as unknown as CheckContext;
+  return {
+    ctx,
+    hear: (exchange) => {
+      for (const o of observers) o(exchange);
+    },
+  };
+}
+
+/** An answer of the run, to `request`. */
+const answer = (status: number, headers: Record<string, string>, json?: unknown, path = '/pets', method = 'POST'): Exchange =>
+  ({
+    family: 'state',
+    request: { method, path, headers: {}, operationId: method === 'POST' ? 'createPet' : 'listPets' },
+    response: { status, headers, text: '', json, durationMs: 1 },
+  }) as never;
+const created = (id: bigint, location: string) => answer(201, { location }, { id, name: 'Rex', categoryId: 1n });
+
+async function verdict(origin: Origin, exchanges: Exchange[], now?: number) {
+  const { ctx, hear } = contextFor(origin, now);
+  const check = referencesCheck(ctx);
+  for (const exchange of exchanges) hear(exchange);
+  return check.run(ctx);
+}
+
+t.test('a Location that names the pet created passes, read once with the key', async (t) => {
+  const origin = await startOrigin(t);
+  const outcome = await verdict(origin, [created(1n, '/v1/pets/1'), created(1n, `${origin.url}/v1/pets/1`)]);
+  t.equal(outcome.status, 'passed');
+  t.same(origin.log, [`GET /v1/pets/1 Bearer ${KEY}`], 'the relative and the absolute form are one name, read once');
+});
+
+t.test('a Location that names nothing fails, naming the 201 and the read', async (t) => {
+  const origin = await startOrigin(t);
+  const outcome = await verdict(origin, [created(1n, '/pets/1')]);
+  t.equal(outcome.status, 'failed');
+  t.equal(
+    outcome.failure?.message,
+    `the 201 for pet 1 to POST /pets names ${origin.url}/pets/1 (Location: /pets/1), but GET /pets/1 with the key is answered 404: it names a resource that does not exist`,
+  );
+  t.equal(outcome.failure?.response?.status, 404, 'the evidence is the read');
+  t.equal(outcome.failure?.operationId, 'createPet', 'reported against the answer that gave the name');
+});
+
+t.test('a Location that names another pet than the one created fails', async (t) => {
+  const origin = await startOrigin(t);
+  const outcome = await verdict(origin, [created(1n, '/v1/pets/2')]);
+  t.match(outcome.failure?.message, /GET \/v1\/pets\/2 with the key serves pet 2, not pet 1: it names another resource than the one created/);
+});
+
+t.test('a Location on another origin is not read: the key stays with the target', async (t) => {
+  const origin = await startOrigin(t);
+  const elsewhere = await startOrigin(t);
+  const outcome = await verdict(origin, [created(1n, `${elsewhere.url}/v1/pets/1`), created(2n, 'https://api.example.com/petstore/v1/pets/2')]);
+  t.equal(outcome.status, 'skipped');
+  t.match(outcome.note, new RegExp(`not read, as the key stays with the target: ${elsewhere.url}, https://api.example.com \\(another origin\\)`));
+  t.same(elsewhere.log, [], 'nothing was sent to the other origin');
+  t.same(origin.log, []);
+});
+
+t.test('followed Link targets must not be 404 or 410; other relations are not followed', async (t) => {
+  const origin = await startOrigin(t);
+  const link = '</v1/pets>; rel="successor-version", </v1/old>; rel="alternate", </v1/next>; rel=next';
+  const outcome = await verdict(origin, [answer(200, { link }, [], '/pets/1', 'GET')]);
+  t.match(outcome.failure?.message, /the 200 to GET \/pets\/1 names .*\/v1\/old \(Link: \/v1\/old\), but GET \/v1\/old with the key is answered 404/);
+  t.same(origin.log.map((l) => l.split(' ')[1]).sort(), ['/v1/old', '/v1/pets'], 'rel=next is not read');
+});
+
+t.test('a Content-Location on a 2xx must be readable; on an error it names nothing', async (t) => {
+  const origin = await startOrigin(t);
+  const failing = await verdict(origin, [answer(200, { 'content-location': '/v1/pets?page=1' }, [], '/pets', 'GET')]);
+  t.match(failing.failure?.message, /\(Content-Location: \/v1\/pets\?page=1\), but GET \/v1\/pets\?page=1 with the key is answered 404/);
+  const quiet = await verdict(origin, [answer(404, { 'content-location': '/v1/missing' }, undefined, '/pets/9', 'GET')]);
+  t.equal(quiet.status, 'not run', 'a 404 is no representation of anything');
+});
+
+t.test('past the removal date of getPet, Locations are not read', async (t) => {
+  const origin = await startOrigin(t);
+  const outcome = await verdict(origin, [created(1n, '/pets/1')], Date.parse('2031-01-01T00:00:00Z'));
+  t.equal(outcome.status, 'skipped');
+  t.match(outcome.note, /not read: the Locations, as getPet is past its removal date/);
+  t.same(origin.log, []);
+});
+
+t.test('at most 20 distinct names are read, each field in turn', async (t) => {
+  const origin = await startOrigin(t);
+  const many = Array.from({ length: 30 }, (_, i) => created(BigInt(i + 1), `/v1/pets/${i + 1}`));
+  const outcome = await verdict(origin, [...many, answer(200, { link: '</v1/gone>; rel="deprecation"' }, [], '/pets/1', 'GET')]);
+  t.equal(origin.log.length, 20);
+  t.ok(
+    origin.log.some((l) => l.startsWith('GET /v1/gone ')),
+    'the one Link is read although 30 Locations came first',
+  );
+  t.equal(outcome.status, 'failed', 'pets 3 and on do not exist here');
+});
+
+t.test('names are resolved against the URL of the request they answer', async (t) => {
+  const base = 'http://127.0.0.1:1/v1';
+  const [relative] = referencesIn(created(7n, 'pets/7'), base, 0);
+  t.equal(relative?.url.href, 'http://127.0.0.1:1/v1/pets/7');
+  t.equal(relative?.petId, '7');
+  const fromOrigin = {
+    ...answer(201, { location: '7' }, {}),
+    request: { method: 'POST', path: '/admin/pets', fromOrigin: true, headers: {}, operationId: 'x' },
+  };
+  t.equal(referencesIn(fromOrigin as never, base, 0)[0]?.url.href, 'http://127.0.0.1:1/admin/7');
+  t.same(referencesIn(answer(200, { location: '/v1/pets/1' }, {}), base, 0), [], 'a Location on a 200 names no created resource');
+  t.same(referencesIn(created(1n, 'http://['), base, 0), [], 'a Location that is no URI reference (http.location reports it)');
+});
+
+t.test('followedLinks takes successor-version, alternate and deprecation, among several relations too', async (t) => {
+  t.same(followedLinks('</a>; rel="successor-version"'), ['/a']);
+  t.same(followedLinks('<https://x.test/doc, 1>; rel="help deprecation"; type="text/html", </b>;rel=alternate'), ['https://x.test/doc, 1', '/b']);
+  t.same(followedLinks('</c>; rel="next", </d>; anchor="#x"'), []);
+});
+
+t.test('the hearing keeps the first 20 distinct names of each field; toRead interleaves them', async (t) => {
+  const hearing = createHearing('http://127.0.0.1:1/v1');
+  for (let i = 1; i <= 25; i++) hearing.observe(created(BigInt(i), `/v1/pets/${i}`));
+  hearing.observe(created(1n, '/v1/pets/1'));
+  t.equal(hearing.heard.length, 20);
+  const links = Array.from({ length: 3 }, (_, i) => answer(200, { link: `</l${i}>; rel=alternate` }, []));
+  for (const l of links) hearing.observe(l);
+  t.same(
+    toRead(hearing.heard, 4).map((r) => r.field),
+    ['Location', 'Link', 'Location', 'Link'],
+  );
+});
