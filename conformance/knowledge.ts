@@ -4,6 +4,7 @@
  * assumed: the target may hold other pets, other clients may be writing,
  * lists may come in any order and ids may be any int64.
  */
+import { whereTheyDiffer } from './show.js';
 import { componentSchema } from '../spec/operations.js';
 import { parseHttpDate } from './http-date.js';
 import { stringifyJson, type JsonObject, type JsonValue } from '../spec/json/index.js';
@@ -42,9 +43,14 @@ export function differingField(expected: JsonObject, observed: JsonObject): stri
 export function echoProblem(sent: JsonObject, created: JsonObject): string | undefined {
   for (const [field, given] of Object.entries(sent)) {
     if (describeValue(created[field]) !== describeValue(given))
-      return `created with ${field} ${describeValue(given)}, the 201 says ${describeValue(created[field])}`;
+      return `created with ${field} ${describeValue(given)}, the 201 says ${describeValue(created[field])}${whereTheyDiffer(given, created[field])}`;
   }
   return undefined;
+}
+
+/** An object with an id and at least one other field of a Pet: pet data, whatever answer holds it. */
+export function isPetShaped(value: JsonObject): boolean {
+  return value['id'] !== undefined && (value['name'] !== undefined || value['categoryId'] !== undefined);
 }
 
 export function describeValue(value: JsonValue | undefined): string {

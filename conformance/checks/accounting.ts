@@ -13,6 +13,7 @@
  * - a pet the run created that is no longer served was removed.
  * The target may hold any number of other pets; only marked ones are judged.
  */
+import { whereTheyDiffer } from '../show.js';
 import { componentSchema, type OperationDescriptor } from '../../spec/operations.js';
 import type { JsonObject, JsonValue } from '../../spec/json/index.js';
 import { isObject } from '../../spec/json/is-object.js';
@@ -168,7 +169,7 @@ export function judge(ledger: Ledger, c: Pick<CheckContext, 'options'>): Finding
       const field = differingField(own.pet, changed.pet)!;
       out.push({
         operationId: changed.exchange.request.operationId,
-        message: `pet ${id} was created with ${field} ${describeValue(own.pet[field])} but ${changed.exchange.request.method} ${changed.exchange.request.path} served ${field} ${describeValue(changed.pet[field])}`,
+        message: `pet ${id} was created with ${field} ${describeValue(own.pet[field])} but ${changed.exchange.request.method} ${changed.exchange.request.path} served ${field} ${describeValue(changed.pet[field])}${whereTheyDiffer(own.pet[field], changed.pet[field])}`,
         request: changed.exchange.request,
         response: changed.exchange.response,
       });

@@ -8,6 +8,7 @@
  * `limit`), and a list read after it still holds every pet of the burst
  * when the page is short.
  */
+import { whereTheyDiffer } from '../show.js';
 import fc from 'fast-check';
 import type { OperationDescriptor } from '../../spec/operations.js';
 import { componentSchema } from '../../spec/operations.js';
@@ -177,7 +178,7 @@ async function retrieveEach(c: CheckContext, created: readonly Sent[]): Promise<
     const field = differingField(pet, got);
     if (field)
       throw new Violation(
-        `pet ${id}, created in a burst, comes back with ${field} ${describeValue(got[field])}, created as ${describeValue(pet[field])}`,
+        `pet ${id}, created in a burst, comes back with ${field} ${describeValue(got[field])}, created as ${describeValue(pet[field])}${whereTheyDiffer(got[field], pet[field])}`,
         sent,
       );
   }

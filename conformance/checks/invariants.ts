@@ -12,6 +12,7 @@
  * - `readable` (a rule over every answer): every body decodes as its
  *   Content-Encoding says and parses as its Content-Type says.
  */
+import { whereTheyDiffer } from '../show.js';
 import fc from 'fast-check';
 import { componentSchema, type OperationDescriptor } from '../../spec/operations.js';
 import type { JsonValue } from '../../spec/json/index.js';
@@ -24,10 +25,10 @@ import { PAGE_SIZE_FORMS } from '../catalogues/page-sizes.js';
 import { REQUEST_FIELDS } from '../catalogues/request-fields.js';
 import { expectErrorBody, expectStatus, propertyCheck } from '../check.js';
 import { basePathOf, type Exchange } from '../client.js';
-import { describeValue, differingField, type CreatedPet } from '../knowledge.js';
+import { describeValue, differingField, isPetShaped, type CreatedPet } from '../knowledge.js';
 import { Violation, type Check, type CheckContext } from '../vocabulary.js';
 import { ensurePopulation } from './limits.js';
-import { isPetShaped, noCredentialCheck } from './no-credential.js';
+import { noCredentialCheck } from './no-credential.js';
 import { ruleCheck, type AnswerRule, type RuleFinding } from './rules.js';
 import { createOperation, createPet, getOperation, listOperation, pageSizeParameter } from './family-requests.js';
 import { isObject } from '../../spec/json/is-object.js';
@@ -193,7 +194,7 @@ async function expectUnchanged(c: CheckContext, witness: CreatedPet): Promise<vo
   const field = isObject(got) ? differingField(witness.pet, got) : 'the whole body';
   if (field)
     throw new Violation(
-      `pet ${witness.id} changed when another pet was created naming its id: ${field} is now ${isObject(got) ? describeValue(got[field]) : '(not a Pet)'}, was ${describeValue(witness.pet[field])}`,
+      `pet ${witness.id} changed when another pet was created naming its id: ${field} is now ${isObject(got) ? describeValue(got[field]) : '(not a Pet)'}, was ${describeValue(witness.pet[field])}${isObject(got) ? whereTheyDiffer(got[field], witness.pet[field]) : ''}`,
       sent,
     );
 }

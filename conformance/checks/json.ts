@@ -5,6 +5,7 @@
  * answered with one of their readings or refused, never with a value no
  * parser could have read.
  */
+import { whereTheyDiffer } from '../show.js';
 import fc from 'fast-check';
 import type { OperationDescriptor } from '../../spec/operations.js';
 import { stringifyJson, type JsonObject } from '../../spec/json/index.js';
@@ -130,7 +131,7 @@ async function judgeReading(c: CheckContext, entry: JsonTextEntry, fields: { nam
   const field = isObject(served) ? differingField(pet, served) : 'the whole body';
   if (field)
     throw new Violation(
-      `pet ${pet['id']}, created from ${entry.label}, is served with ${field} ${isObject(served) ? describeValue(served[field]) : stringifyJson(served ?? null)} but was created with ${describeValue(pet[field])}`,
+      `pet ${pet['id']}, created from ${entry.label}, is served with ${field} ${isObject(served) ? describeValue(served[field]) : stringifyJson(served ?? null)} but was created with ${describeValue(pet[field])}${isObject(served) ? whereTheyDiffer(served[field], pet[field]) : ''}`,
       read,
     );
 }

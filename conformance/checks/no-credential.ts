@@ -9,6 +9,7 @@
  * must be there, unchanged. Other clients may write meanwhile, so only the
  * witnesses are judged. A failure shrinks to one replayable request.
  */
+import { whereTheyDiffer } from '../show.js';
 import fc from 'fast-check';
 import type { OperationDescriptor } from '../../spec/operations.js';
 import type { JsonObject, JsonValue } from '../../spec/json/index.js';
@@ -19,7 +20,7 @@ import { QUERY_FORMS, REQUEST_FIELDS, type FieldInputs } from '../catalogues/req
 import { OTHER_TARGETS } from '../catalogues/targets.js';
 import { NothingToExercise, propertyCheck } from '../check.js';
 import { basePathOf, type WireRequest, type WireResponse } from '../client.js';
-import { describeValue, differingField, idOf, type CreatedPet, type Knowledge } from '../knowledge.js';
+import { describeValue, differingField, idOf, isPetShaped, type CreatedPet, type Knowledge } from '../knowledge.js';
 import { Violation, type Check, type CheckContext } from '../vocabulary.js';
 import { createOperation, createPet, getOperation } from './family-requests.js';
 import { isObject } from '../../spec/json/is-object.js';
@@ -254,7 +255,7 @@ async function verifyWitnesses(
     const field = differingField(witness.pet, got);
     if (field)
       throw new Violation(
-        `witness pet ${witness.id} comes back with ${field} ${describeValue(got[field])} ${when}; it was created with ${describeValue(witness.pet[field])}`,
+        `witness pet ${witness.id} comes back with ${field} ${describeValue(got[field])} ${when}; it was created with ${describeValue(witness.pet[field])}${whereTheyDiffer(got[field], witness.pet[field])}`,
         shown,
       );
   }
@@ -380,11 +381,6 @@ function knownPetIn(value: JsonValue | undefined, knowledge: Knowledge, budget: 
     if (found) return found;
   }
   return undefined;
-}
-
-/** An object with an id and at least one other field of a Pet. */
-export function isPetShaped(value: JsonObject): boolean {
-  return value['id'] !== undefined && (value['name'] !== undefined || value['categoryId'] !== undefined);
 }
 
 function describeBatch(batch: readonly Attempt[], c: CheckContext, witnesses: readonly CreatedPet[]): string {

@@ -5,6 +5,7 @@
  * unique, a filtered list holds only matching pets, and a list shorter than
  * its limit holds every matching pet the run created.
  */
+import { whereTheyDiffer } from '../show.js';
 import fc from 'fast-check';
 import { fillPath, queryString, sampleValidBody, validBody, type GeneratedBody } from '../arbitraries/requests.js';
 import { integerRange } from '../arbitraries/schema.js';
@@ -48,7 +49,10 @@ class GetCommand implements fc.AsyncCommand<Model, Real> {
     if (got === null || typeof got !== 'object' || Array.isArray(got)) throw new Violation('the 200 body is not a Pet', sent);
     const field = differingField(known.pet, got);
     if (field)
-      throw new Violation(`pet ${known.id} comes back with ${field} ${describeValue(got[field])}, created as ${describeValue(known.pet[field])}`, sent);
+      throw new Violation(
+        `pet ${known.id} comes back with ${field} ${describeValue(got[field])}, created as ${describeValue(known.pet[field])}${whereTheyDiffer(got[field], known.pet[field])}`,
+        sent,
+      );
   }
   toString = () => `GET pet #${this.pick} of those created`;
 }

@@ -3,6 +3,7 @@
  * invalid values gets 400 with an Error body; a valid NewPet gets 201 with
  * the created Pet, its fields as sent and a service-assigned id.
  */
+import { whereTheyDiffer } from '../show.js';
 import { stringifyJson, type JsonObject } from '../../spec/json/index.js';
 import {
   invalidBody,
@@ -67,7 +68,10 @@ function validBodyCheck(op: OperationDescriptor): Check {
           continue;
         }
         if (describeValue(pet[field]) !== describeValue(given as never)) {
-          throw new Violation(`the created Pet's ${field} is ${describeValue(pet[field])}, but ${describeValue(given as never)} was sent`, sent);
+          throw new Violation(
+            `the created Pet's ${field} is ${describeValue(pet[field])}, but ${describeValue(given as never)} was sent${whereTheyDiffer(pet[field], given)}`,
+            sent,
+          );
         }
       }
     },

@@ -8,6 +8,7 @@
 import type { OperationDescriptor } from '../../spec/operations.js';
 import { isObject } from '../../spec/json/is-object.js';
 import type { WireRequest, WireResponse } from '../client.js';
+import { isPetShaped } from '../knowledge.js';
 
 /** served: 2xx (or a 304); refused-credential: 401; refused: another 4xx but 404, 410 and 429; missing: 404 or 410. */
 export type Outcome = 'served' | 'refused-credential' | 'refused' | 'missing' | 'limited' | 'failed' | 'other';
@@ -28,7 +29,7 @@ export function servesPetData(response: WireResponse): boolean {
   if (response.status < 200 || response.status >= 300) return false;
   const body = response.json;
   if (Array.isArray(body)) return true;
-  return isObject(body) && body['id'] !== undefined && (body['name'] !== undefined || body['categoryId'] !== undefined);
+  return isObject(body) && isPetShaped(body);
 }
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);

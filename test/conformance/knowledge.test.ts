@@ -3,8 +3,8 @@
 // it; "the same pet" means the same value in every field the spec's Pet
 // names; and the target's clock, read from its Date header.
 import t from 'tap';
-import { describeValue, differingField, echoProblem, idOf, Knowledge } from '../../conformance/knowledge.js';
-import type { JsonObject } from '../../spec/json/index.js';
+import { describeValue, differingField, echoProblem, idOf, isPetShaped, Knowledge } from '../../conformance/knowledge.js';
+import { parseJson, type JsonObject } from '../../spec/json/index.js';
 import { componentSchema } from '../../spec/operations.js';
 
 t.test('an id is the exact digits of an integer id, and nothing else is one', async (t) => {
@@ -40,7 +40,15 @@ t.test("two pets are the same when every field of the spec's Pet has the same va
 
 t.test('a 201 that changed what was sent names the first field changed, with both values', async (t) => {
   t.equal(echoProblem({ name: 'Rex' }, { id: 1n, name: 'Rex' }), undefined);
-  t.equal(echoProblem({ name: 'Rex', status: 'sold' }, { id: 1n, name: 'rex', status: 'pending' }), 'created with name "Rex", the 201 says "rex"');
+  t.equal(
+    echoProblem({ name: 'Rex', status: 'sold' }, { id: 1n, name: 'rex', status: 'pending' }),
+    'created with name "Rex", the 201 says "rex" (they differ from character 1: U+0052 U+0065 U+0078, then U+0072 U+0065 U+0078)',
+  );
+  t.equal(
+    echoProblem({ name: 'conform-\u00c5' }, { id: 1n, name: 'conform-A\u030a' }),
+    'created with name "conform-\u00c5", the 201 says "conform-A\u030a" (they differ from character 9: U+00C5, then U+0041 U+030A)',
+    'two names that print alike are told apart',
+  );
   t.equal(echoProblem({ name: 'Rex', status: 'sold' }, { id: 1n, name: 'Rex' }), 'created with status "sold", the 201 says (absent)');
   t.equal(describeValue(undefined), '(absent)');
   t.equal(describeValue(12n), '12');
@@ -108,4 +116,19 @@ t.test("the target's clock comes from its latest Date header, and runs on from t
   });
   knowledge.noteDate('Thu Dec  5 00:00:00 2030');
   t.equal(knowledge.targetDate(), '2030-12-05T00:00:00.000Z', 'asctime, read as UTC');
+});
+
+const parsed = (text: string): JsonObject => {
+  const result = parseJson(text);
+  if (!result.ok) throw new Error(result.message);
+  return result.value as JsonObject;
+};
+
+t.test('pet-shaped: an id and a name, or an id and a categoryId; an id alone is not', async (t) => {
+  const shaped = (text: string) => isPetShaped(parsed(text));
+  t.ok(shaped('{"id":1,"name":"Rex"}'), 'a summary: id and name');
+  t.ok(shaped('{"id":1,"categoryId":2}'), 'id and categoryId');
+  t.ok(shaped('{"id":1,"name":"Rex","categoryId":2}'));
+  t.notOk(shaped('{"id":"req-1"}'), 'an id alone (a request id) is not a pet');
+  t.notOk(shaped('{"name":"Rex","categoryId":2}'), 'no id: a NewPet, not a stored pet');
 });

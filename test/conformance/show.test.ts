@@ -3,7 +3,7 @@
 // arrays the way JSON writes them, and long texts cut with a marker that says
 // how long they were.
 import t from 'tap';
-import { cut, showValue } from '../../conformance/show.js';
+import { cut, showValue, whereTheyDiffer } from '../../conformance/show.js';
 
 t.test('a bigint is its digits, however large', async (t) => {
   t.equal(showValue(3n), '3');
@@ -47,4 +47,14 @@ t.test('a long text is cut to its maximum with a marker of its length; a short o
   t.equal(cut('', 0), '');
   const long = 'x'.repeat(10_000);
   t.equal(cut(long, 100).length, 100 + '… [cut: 10000 characters in all]'.length);
+});
+
+t.test('two strings that print alike are told apart by their code points where they part', async (t) => {
+  t.equal(whereTheyDiffer('conform-\u00c5', 'conform-A\u030a'), ' (they differ from character 9: U+00C5, then U+0041 U+030A)');
+  t.equal(whereTheyDiffer('a b', 'a\u00a0b'), ' (they differ from character 2: U+0020 U+0062, then U+00A0 U+0062)');
+  t.equal(whereTheyDiffer('Rex', 'Rex\u200d'), ' (they differ from character 4: (the end), then U+200D)');
+  t.equal(whereTheyDiffer('abcdefgh', 'Xbcdefgh'), ' (they differ from character 1: U+0061 U+0062 U+0063 U+0064 …, then U+0058 U+0062 U+0063 U+0064 …)');
+  t.equal(whereTheyDiffer('same', 'same'), '', 'equal: nothing to add');
+  t.equal(whereTheyDiffer(1n, 2n), '', 'not strings: the values say it');
+  t.equal(whereTheyDiffer('a', undefined), '');
 });

@@ -7,7 +7,6 @@ import fc from 'fast-check';
 import {
   attemptArbitrary,
   attemptExamples,
-  isPetShaped,
   requestOf,
   servedWithoutKey,
   targetsOf,
@@ -58,15 +57,6 @@ const object = (text: string): JsonObject => {
   return parsed.value as JsonObject;
 };
 const witness = knowledge.record(object('{"id":4711,"name":"conform-witness","categoryId":3}'))!;
-
-t.test('pet-shaped: an id and a name, or an id and a categoryId; an id alone is not', async (t) => {
-  const shaped = (text: string) => isPetShaped(object(text));
-  t.ok(shaped('{"id":1,"name":"Rex"}'), 'a summary: id and name');
-  t.ok(shaped('{"id":1,"categoryId":2}'), 'id and categoryId');
-  t.ok(shaped('{"id":1,"name":"Rex","categoryId":2}'));
-  t.notOk(shaped('{"id":"req-1"}'), 'an id alone (a request id) is not a pet');
-  t.notOk(shaped('{"name":"Rex","categoryId":2}'), 'no id: a NewPet, not a stored pet');
-});
 
 t.test('a 2xx without a key is pet data when it holds a pet-shaped object, a list of them, or a pet this run created anywhere', async (t) => {
   const served = (path: string, status: number, text: string, interfacePath = false) =>
