@@ -11,7 +11,8 @@
 import fc from 'fast-check';
 import type { OperationDescriptor } from '../../spec/operations.js';
 import { stringifyJson, type JsonObject } from '../../spec/json/index.js';
-import { fillPath, sampleValidBody, validBody } from '../arbitraries/requests.js';
+import { fillPath, invalidBody, invalidBodyExamples, sampleValidBody, validBody } from '../arbitraries/requests.js';
+import { routeSpellings } from '../arbitraries/spellings.js';
 import { integerRange } from '../arbitraries/schema.js';
 import { propertyCheck } from '../check.js';
 import { createOperation, filterParameters, getOperation, listOperation, pageSizeParameter } from '../checks/family-requests.js';
@@ -22,9 +23,13 @@ import { Violation, type Check, type CheckContext } from '../vocabulary.js';
 import { judgePair } from './compare.js';
 import type { OracleSession } from './mirror.js';
 
+/** The route spellings each operation tries as examples (the catalogue has about a dozen). */
+const SPELLINGS_TRIED = 12;
 const NAME_CASES = ['lower', 'Title', 'UPPER'] as const;
 /** Accept fields that allow application/json (RFC 9110 §12.5.1). */
 const ACCEPTS = ['application/json', '*/*', 'application/*', 'application/json, text/plain;q=0.5', 'text/html;q=0.1, application/json'] as const;
+/** Query parameters the spec does not name: what a client library adds, and a misspelling of a known one. */
+const UNKNOWN_NAMES = ['page', 'offset', 'sort', 'fields', 'stauts', 'Limit'] as const;
 const HARMLESS = [
   ['user-agent', 'petstore-conform/1 (composed)'],
   ['x-request-id', 'conform-0f8a2c'],
@@ -37,9 +42,17 @@ interface Composed {
   readonly nameCase: (typeof NAME_CASES)[number];
   readonly accept: (typeof ACCEPTS)[number];
   readonly harmless: number | undefined;
-  readonly query: { readonly size?: bigint; readonly filter?: string; readonly reversed: boolean; readonly encoded: boolean };
+  readonly query: { readonly size?: bigint; readonly filter?: string; readonly reversed: boolean; readonly encoded: boolean; readonly unknown?: number };
   readonly pet: number;
-  readonly body: { readonly value: JsonObject; readonly reversed: boolean; readonly spaced: boolean };
+  /** A valid NewPet (`value`, its members perhaps reordered or spaced out), or an invalid body's text as generated. */
+  readonly body: {
+    readonly value: JsonObject;
+    readonly reversed: boolean;
+    readonly spaced: boolean;
+    readonly invalid?: { readonly label: string; readonly text: string };
+  };
+  /** Another spelling of the route (routes' catalogue), sent only without the valid key: what it answers is open, but never pet data. */
+  readonly spelling: number | undefined;
 }
 
 export function composedCheck(ctx: CheckContext, session: OracleSession, table: readonly Tolerance[], tolerated: ToleratedCounts): Check | undefined {
@@ -57,7 +70,7 @@ export function composedCheck(ctx: CheckContext, session: OracleSession, table: 
     title:
       'requests composed from the interface (valid values; query order, percent-encoding, field-name case, Accept, member order, white space; with and without the key) get the outcome the oracle gives them',
     requirement:
-      'A request the interface allows is served whatever the order of its query, the encoding of its values (RFC 3986 §2.1), the case of its field names (RFC 9110 §5.1), an Accept that allows JSON (§12.5.1), the order of its members and the white space between them (RFC 8259 §2, §4); without the key it is refused (seed §5.3). The target and the oracle agree on that, wherever the tolerance table allows no difference.',
+      'A request the interface allows is served whatever the order of its query, the encoding of its values (RFC 3986 §2.1), the case of its field names (RFC 9110 §5.1), an Accept that allows JSON (§12.5.1), the order of its members and the white space between them (RFC 8259 §2, §4); an invalid NewPet is refused (§4.2, §7); without the key, however the route is spelled, nothing is served or created (seed §5.3). The target and the oracle agree on that, wherever the tolerance table allows no difference.',
     seedSection: 'seed §4, §5; RFC 9110 §5.1, §12.5.1; RFC 3986 §2.1; RFC 8259 §2',
     writes: kinds.includes('create'),
     arbitrary: (c) =>
@@ -73,15 +86,21 @@ export function composedCheck(ctx: CheckContext, session: OracleSession, table: 
             filter: filter ? fc.constantFrom(...((filter.schema['enum'] ?? []) as string[])) : fc.constant(undefined),
             reversed: fc.boolean(),
             encoded: fc.boolean(),
+            unknown: fc.nat({ max: UNKNOWN_NAMES.length - 1 }),
           },
           { requiredKeys: ['reversed', 'encoded'] },
         ),
         pet: fc.nat(),
-        body: fc.record({
-          value: create ? validBody(create, c.options.namePrefix).map((b) => b.value as JsonObject) : fc.constant({}),
-          reversed: fc.boolean(),
-          spaced: fc.boolean(),
-        }),
+        body: fc.record(
+          {
+            value: create ? validBody(create, c.options.namePrefix).map((b) => b.value as JsonObject) : fc.constant({}),
+            reversed: fc.boolean(),
+            spaced: fc.boolean(),
+            invalid: create ? invalidBody(create, c.options.namePrefix).map((b) => ({ label: b.label, text: b.text })) : fc.constant(undefined),
+          },
+          { requiredKeys: ['value', 'reversed', 'spaced'] },
+        ),
+        spelling: fc.option(fc.nat({ max: 31 }), { nil: undefined, freq: 4 }),
       }),
     // One request per perturbation and credential, so that no class of them is left to chance.
     examples: (c) => {
@@ -100,11 +119,13 @@ export function composedCheck(ctx: CheckContext, session: OracleSession, table: 
         },
         pet: 0,
         body: { value, reversed: false, spaced: false },
+        spelling: undefined,
       };
       const variants = (operation: Composed['operation']): Composed[] => [
         ...(['valid', 'none', 'wrong'] as const).map((credential) => ({ ...plain, operation, credential })),
         ...NAME_CASES.slice(1).map((nameCase) => ({ ...plain, operation, nameCase })),
         ...ACCEPTS.slice(1).map((accept) => ({ ...plain, operation, accept })),
+        ...Array.from({ length: SPELLINGS_TRIED }, (_, spelling) => ({ ...plain, operation, credential: 'none' as const, spelling })),
       ];
       return [
         ...kinds.flatMap(variants),
@@ -112,12 +133,18 @@ export function composedCheck(ctx: CheckContext, session: OracleSession, table: 
           ? [
               { ...plain, operation: 'list' as const, query: { ...plain.query, encoded: true } },
               { ...plain, operation: 'list' as const, query: { ...plain.query, reversed: true } },
+              ...UNKNOWN_NAMES.map((_, unknown) => ({ ...plain, operation: 'list' as const, query: { ...plain.query, unknown } })),
             ]
           : []),
         ...(kinds.includes('create')
           ? [
               { ...plain, operation: 'create' as const, body: { value, reversed: true, spaced: false } },
               { ...plain, operation: 'create' as const, body: { value, reversed: false, spaced: true } },
+              ...invalidBodyExamples(create!, c.options.namePrefix, c.options.seed + 72).map((b) => ({
+                ...plain,
+                operation: 'create' as const,
+                body: { value, reversed: false, spaced: false, invalid: { label: b.label, text: b.text } },
+              })),
             ]
           : []),
       ];
@@ -150,23 +177,32 @@ function requestOf(c: CheckContext, op: OperationDescriptor, composed: Composed,
   const credential = composed.credential === 'valid' ? c.client.authorization : composed.credential === 'wrong' ? 'Bearer conform-not-a-key-7f3e' : undefined;
   if (credential !== undefined) headers[cased('authorization', composed.nameCase)] = credential;
   const base = { method: op.method, operationId: op.operationId, headers };
+  const respelled = (request: WireRequest): WireRequest => {
+    if (composed.spelling === undefined || composed.credential === 'valid') return request;
+    const [path, query = ''] = request.path.split('?');
+    const spellings = routeSpellings(request.method, op.path, path!);
+    const spelling = spellings[composed.spelling % spellings.length]!;
+    const target = query ? (spelling.path.includes('?') ? `${spelling.path}&${query}` : `${spelling.path}?${query}`) : spelling.path;
+    return { ...request, method: spelling.method, path: target, offSpec: true };
+  };
   if (composed.operation === 'create') {
     headers[cased('content-type', composed.nameCase)] = 'application/json';
-    return { ...base, path: op.path, body: bodyText(composed.body) };
+    return respelled({ ...base, path: op.path, body: bodyText(composed.body) });
   }
   if (composed.operation === 'get') {
     const pets = c.knowledge.all();
     const id = pets.length ? pets[composed.pet % pets.length]!.id : String(composed.pet + 1);
     const param = op.parameters.find((p) => p.in === 'path')!;
-    return { ...base, path: fillPath(op.path, { [param.name]: id }) };
+    return respelled({ ...base, path: fillPath(op.path, { [param.name]: id }) });
   }
   const pairs: [string, string][] = [];
   if (sizeName && composed.query.size !== undefined) pairs.push([sizeName, String(composed.query.size)]);
   if (filterName && composed.query.filter !== undefined) pairs.push([filterName, composed.query.filter]);
+  if (composed.query.unknown !== undefined) pairs.push([UNKNOWN_NAMES[composed.query.unknown]!, '1']);
   if (composed.query.reversed) pairs.reverse();
   const encode = composed.query.encoded ? percentEncodeAll : encodeURIComponent;
   const query = pairs.map(([name, value]) => `${name}=${encode(value)}`).join('&');
-  return { ...base, path: query ? `${op.path}?${query}` : op.path };
+  return respelled({ ...base, path: query ? `${op.path}?${query}` : op.path });
 }
 
 function cased(name: string, nameCase: Composed['nameCase']): string {
@@ -181,6 +217,7 @@ export function percentEncodeAll(text: string): string {
 }
 
 function bodyText(body: Composed['body']): string {
+  if (body.invalid) return body.invalid.text;
   const entries = Object.entries(body.value);
   if (body.reversed) entries.reverse();
   const reordered = Object.fromEntries(entries) as JsonObject;

@@ -120,6 +120,7 @@ t.test('the tarball holds what a user needs and nothing else', async (t) => {
   t.ok(files.includes('dist/conformance/index.js') && files.includes('dist/conformance/index.d.ts'), 'the suite and its declarations');
   t.ok(files.includes('spec/openapi.json') && files.includes('fixtures/pets.json'), 'the document and the seed pets file');
   t.ok(files.includes('dist/swagger-ui/swagger-ui-bundle.js') && files.includes('dist/swagger-ui/LICENSE'), "Swagger UI's files, with their licence");
+  t.ok(files.includes('docs/conformance.md') && files.includes('docs/stand-in.md'), 'the docs the README links to, so its links work in node_modules');
   const unwanted = files.filter(
     (f) =>
       f.endsWith('.map') ||
