@@ -12,6 +12,7 @@ export { FindingsError, describeFindings } from './server/index.js';
 export { openRedisStore, StoreOpenError } from './store/index.js';
 export type { Store, RedisStoreOptions } from './store/index.js';
 export { parseJson, stringifyJson } from '../spec/json/index.js';
+export { losslessFetch } from './client/lossless-fetch.js';
 export type { Pet, NewPet, PetStatus, ErrorBody } from '../spec/types.js';
 export { openapi } from '../spec/openapi.js';
 

@@ -7,46 +7,16 @@
 // declarations under node16 and bundler resolution, and the tarball holds
 // what a user needs and nothing else. The install itself is quiet: no
 // warning, and no dependency install script runs.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { ROOT, run, userEnv } from '../helpers/consumer.js';
 import t, { type Test } from 'tap';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The repository's TypeScript, by absolute path: the tool, not the package under test. */
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const KEY = 'consumer-key';
-
-/** The environment of a user's shell: nothing from this repository or from the npm run and tap around this test. */
-function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (/^(npm_|TAP|NODE_OPTIONS$|NODE_PATH$|PETSTORE_)/i.test(name)) continue;
-    env[name] = value;
-  }
-  env['PATH'] = (process.env['PATH'] ?? '')
-    .split(delimiter)
-    .filter((dir) => dir !== '' && !dir.startsWith(ROOT) && !dir.includes('node_modules'))
-    .join(delimiter);
-  return { ...env, ...extra };
-}
-
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: readonly string[], cwd: string, env = userEnv(), timeout = 300_000): Promise<Ran> {
-  return new Promise((resolve) => {
-    execFile(command, args, { cwd, env, timeout, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 /** Starts a long-running command in its own process group, stopped (the whole group: npx and what it runs) when the test ends. */
 function start(t: Test, command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
@@ -229,7 +199,7 @@ const { runConformance } = require('petstore-harness/conformance');
   }
 });
 
-t.test('a TypeScript file type-checks against the shipped declarations, node16 and bundler', async (t) => {
+t.test('TypeScript files type-check against the shipped declarations, ESM and CommonJS, node16 and bundler', async (t) => {
   writeFileSync(
     join(project, 'check.mts'),
     `import { startServer, type StartedServer, type Pet } from 'petstore-harness';
@@ -254,6 +224,20 @@ const api = await startServer({ port: 'not a port' });
 await runConformance({ baseUrl: api.url });
 `,
   );
+  // A CommonJS TypeScript file (.cts): under node16 its imports are requires, typed by the require condition's declarations.
+  writeFileSync(
+    join(project, 'check.cts'),
+    `import { startServer, type StartedServer } from 'petstore-harness';
+import { runConformance, type ConformanceResult } from 'petstore-harness/conformance';
+
+export async function main(): Promise<boolean> {
+  const api: StartedServer = await startServer({ ids: 'large' });
+  const result: ConformanceResult = await runConformance({ baseUrl: api.url, apiKey: api.apiKey, runs: 5 });
+  await api.close();
+  return result.ok;
+}
+`,
+  );
   const settings = {
     node16: { module: 'node16', moduleResolution: 'node16' },
     bundler: { module: 'esnext', moduleResolution: 'bundler' },
@@ -264,7 +248,7 @@ await runConformance({ baseUrl: api.url });
       join(project, `tsconfig.${name}.json`),
       JSON.stringify({
         compilerOptions: { ...resolution, target: 'es2022', lib: ['es2023', 'dom'], types: ['node'], strict: true, noEmit: true, skipLibCheck: false },
-        files: ['check.mts', 'misuse.mts'],
+        files: name === 'node16' ? ['check.mts', 'misuse.mts', 'check.cts'] : ['check.mts', 'misuse.mts'],
       }),
     );
     const ran = await run(process.execPath, [TSC, '-p', `tsconfig.${name}.json`], project);

@@ -1,0 +1,196 @@
+// The README's client test as a client team runs it (issue 47 §3): the packed
+// tarball installed into empty projects, and the same test under node:test,
+// Jest 30 with its default configuration (a CommonJS project: Jest loads
+// tests as CommonJS, so `require('petstore-harness')` must find a CommonJS
+// entry) and Vitest (an ES module project). The client under test is a few
+// lines of fetch that keep int64 values exact with the package's own
+// lossless codec, as docs/stand-in.md shows. Each runner must pass, and must
+// fail when the client sends a misspelt parameter: the finding reaches the
+// runner's own report.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { ROOT, run, userEnv } from '../helpers/consumer.js';
+
+// Packing, three installs from the registry (Jest, Vitest), and three runs of a runner each.
+t.setTimeout(900_000);
+
+const work = mkdtempSync(join(tmpdir(), 'petstore-runners-'));
+t.teardown(() => rmSync(work, { recursive: true, force: true }));
+let tarball = '';
+
+/** Vitest 5 requires Node 22.12; on Node 20 the newest that runs is 4. */
+const VITEST = Number(process.versions.node.split('.')[0]) >= 22 ? 'vitest@5' : 'vitest@4';
+
+/** The client under test: create and list, int64 fields written and read digit for digit. */
+const client = (moduleSystem: 'cjs' | 'esm', statusName: string) => {
+  const body = `
+async function call(baseUrl, apiKey, method, path, value) {
+  const res = await fetch(baseUrl + path, {
+    method,
+    headers: { authorization: 'Bearer ' + apiKey, ...(value ? { 'content-type': 'application/json' } : {}) },
+    ...(value ? { body: stringifyJson(value) } : {}),
+  });
+  const parsed = parseJson(await res.text());
+  if (!res.ok) throw new Error(res.status + ' ' + JSON.stringify(parsed.ok ? String(parsed.value.message) : ''));
+  return parsed.value;
+}
+function createPetsClient({ baseUrl, apiKey }) {
+  return {
+    // categoryId given as a string of digits, sent as the JSON number it names (BigInt: no rounding).
+    create: (pet) => call(baseUrl, apiKey, 'POST', '/pets', { ...pet, categoryId: BigInt(pet.categoryId) }),
+    list: ({ status }) => call(baseUrl, apiKey, 'GET', '/pets?${statusName}=' + encodeURIComponent(status)),
+  };
+}
+`;
+  return moduleSystem === 'cjs'
+    ? `const { parseJson, stringifyJson } = require('petstore-harness');\n${body}\nmodule.exports = { createPetsClient };\n`
+    : `import { parseJson, stringifyJson } from 'petstore-harness';\n${body}\nexport { createPetsClient };\n`;
+};
+
+/** The README's client test, with the runner's hooks. */
+const clientTest = (runner: 'node' | 'jest' | 'vitest') => {
+  const hooks = {
+    node: `import { after, afterEach, before, beforeEach, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer } from 'petstore-harness';
+import { createPetsClient } from '../src/pets-client.js';
+const [beforeAll, afterAll] = [before, after];`,
+    jest: `const assert = require('node:assert/strict');
+const { startServer } = require('petstore-harness');
+const { createPetsClient } = require('../src/pets-client.js');`,
+    vitest: `import { afterAll, afterEach, beforeAll, beforeEach, test } from 'vitest';
+import assert from 'node:assert/strict';
+import { startServer } from 'petstore-harness';
+import { createPetsClient } from '../src/pets-client.js';`,
+  }[runner];
+  return `${hooks}
+
+let api, client;
+beforeAll(async () => {
+  api = await startServer({ ids: 'large' });
+  client = createPetsClient({ baseUrl: api.url, apiKey: api.apiKey });
+});
+beforeEach(() => api.reset());
+afterEach(() => api.assertNoFindings());
+afterAll(() => api.close());
+
+test('a created pet is listed by its status', async () => {
+  const pet = await client.create({ name: 'Rex', categoryId: '9007199254740993', status: 'available' });
+  assert.equal(pet.categoryId, 9007199254740993n, 'the int64 came back digit for digit');
+  const page = await client.list({ status: 'available' });
+  assert.ok(page.some((p) => p.id === pet.id));
+});
+`;
+};
+
+const PROJECTS = {
+  node: { type: 'module', file: 'test/pets-client.test.js', install: [] as string[], command: [process.execPath, '--test', 'test/'] },
+  jest: { type: undefined, file: 'test/pets-client.test.js', install: ['jest@30'], command: ['npx', 'jest'] },
+  vitest: { type: 'module', file: 'test/pets-client.test.js', install: [VITEST], command: ['npx', 'vitest', 'run'] },
+} as const;
+
+t.before(async () => {
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], ROOT, { ...userEnv(), PATH: process.env['PATH'] ?? '' });
+  if (packed.code !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
+  const report = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string }[];
+  tarball = join(work, report[0]!.filename);
+});
+
+for (const [runner, project] of Object.entries(PROJECTS) as [keyof typeof PROJECTS, (typeof PROJECTS)[keyof typeof PROJECTS]][]) {
+  t.test(`${runner}: the README's client test passes, and fails on a finding`, async (t) => {
+    const dir = join(work, runner);
+    mkdirSync(join(dir, 'src'), { recursive: true });
+    mkdirSync(join(dir, 'test'), { recursive: true });
+    writeFileSync(
+      join(dir, 'package.json'),
+      `${JSON.stringify({ name: `consumer-${runner}`, version: '1.0.0', private: true, ...(project.type ? { type: project.type } : {}) }, null, 2)}\n`,
+    );
+    const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', tarball, ...project.install], dir);
+    t.equal(installed.code, 0, `npm install: ${installed.stderr.slice(-2000)}`);
+    writeFileSync(join(dir, project.file), clientTest(runner));
+    const moduleSystem = project.type === 'module' ? 'esm' : 'cjs';
+    const [command, ...args] = project.command;
+
+    writeFileSync(join(dir, 'src/pets-client.js'), client(moduleSystem, 'status'));
+    const passed = await run(command, args, dir, userEnv({ CI: 'true' }));
+    t.equal(passed.code, 0, `${project.command.join(' ')} passes: ${(passed.stdout + passed.stderr).slice(-3000)}`);
+
+    // The same client with the parameter misspelt: its own assertion may pass on the unfiltered page; the finding fails it.
+    writeFileSync(join(dir, 'src/pets-client.js'), client(moduleSystem, 'stauts'));
+    const failed = await run(command, args, dir, userEnv({ CI: 'true' }));
+    t.not(failed.code, 0, `${project.command.join(' ')} fails with a misspelt parameter`);
+    t.match(failed.stdout + failed.stderr, /stauts/, "the runner's report names what the client sent");
+  });
+}
+
+// A client generated from the contract: types by openapi-typescript (int64 as bigint, by the transform
+// docs/stand-in.md gives), calls by openapi-fetch, int64 kept by the package's losslessFetch and stringifyJson.
+const GENERATE = `import { writeFileSync } from 'node:fs';
+import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
+
+const BIGINT = ts.factory.createKeywordTypeNode(ts.SyntaxKind.BigIntKeyword);
+const ast = await openapiTS(new URL('./node_modules/petstore-harness/spec/openapi.json', import.meta.url), {
+  transform: (schema) => (schema.format === 'int64' ? BIGINT : undefined),
+});
+writeFileSync('src/api.d.ts', astToString(ast));
+`;
+
+const generatedClient = (statusName: string) => `import createClient from 'openapi-fetch';
+import { losslessFetch, stringifyJson } from 'petstore-harness';
+
+export function createPetsClient({ baseUrl, apiKey }) {
+  const api = createClient({ baseUrl, headers: { authorization: 'Bearer ' + apiKey }, fetch: losslessFetch(), bodySerializer: stringifyJson });
+  const data = ({ data, error, response }) => {
+    if (error) throw new Error(response.status + ' ' + error.message);
+    return data;
+  };
+  return {
+    create: async (pet) => data(await api.POST('/pets', { body: { ...pet, categoryId: BigInt(pet.categoryId) } })),
+    list: async ({ status }) => data(await api.GET('/pets', { params: { query: { ${statusName}: status } } })),
+  };
+}
+`;
+
+/** The generated types say what the wire carries: the ids and categoryId are bigint, so no code of the client's rounds them by type. */
+const TYPES_CHECK = `import type { paths } from './api.js';
+
+type Pet = paths['/pets']['get']['responses'][200]['content']['application/json'][number];
+export const exact: bigint = (null as unknown as Pet).id;
+export const category: bigint = (null as unknown as Pet).categoryId;
+// @ts-expect-error: a number is not what an int64 is here
+export const rounded: number = (null as unknown as Pet).id;
+`;
+
+t.test("openapi-fetch: the README's client test passes against a generated client, int64 ids exact", async (t) => {
+  const dir = join(work, 'openapi-fetch');
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  mkdirSync(join(dir, 'test'), { recursive: true });
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'consumer-openapi-fetch', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
+  const installed = await run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', tarball, 'openapi-fetch@0', 'openapi-typescript@7', 'typescript@5'],
+    dir,
+  );
+  t.equal(installed.code, 0, `npm install: ${installed.stderr.slice(-2000)}`);
+  writeFileSync(join(dir, 'generate.mjs'), GENERATE);
+  const generated = await run(process.execPath, ['generate.mjs'], dir);
+  t.equal(generated.code, 0, `types generated: ${generated.stderr}`);
+  writeFileSync(join(dir, 'src/check.ts'), TYPES_CHECK);
+  const checked = await run(
+    process.execPath,
+    ['node_modules/typescript/bin/tsc', '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', 'src/check.ts'],
+    dir,
+  );
+  t.equal(checked.code, 0, `the generated types give int64 as bigint: ${checked.stdout}${checked.stderr}`);
+  writeFileSync(join(dir, 'test/pets-client.test.js'), clientTest('node'));
+  writeFileSync(join(dir, 'src/pets-client.js'), generatedClient('status'));
+  const passed = await run(process.execPath, ['--test', 'test/'], dir, userEnv({ CI: 'true' }));
+  t.equal(passed.code, 0, `node --test passes: ${(passed.stdout + passed.stderr).slice(-3000)}`);
+  writeFileSync(join(dir, 'src/pets-client.js'), generatedClient('stauts'));
+  const failed = await run(process.execPath, ['--test', 'test/'], dir, userEnv({ CI: 'true' }));
+  t.not(failed.code, 0, 'and fails with a misspelt parameter');
+  t.match(failed.stdout + failed.stderr, /stauts/);
+});
