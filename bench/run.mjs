@@ -602,6 +602,30 @@ async function main() {
     `  the floor: the suite's client alone (bench/client-floor.mjs, ${fmt(result.requests)} requests, 8 in flight, nothing generated or judged, from a fresh process) ${floorSeconds === undefined ? `failed: ${floor.stderr.trim().split('\n')[0]}` : `${fmt(floorSeconds, 2)} s = ${fmt(result.requests / floorSeconds)} req/s`}`,
   );
 }
+  coldImports();
+}
+
+/**
+ * What a client's test file pays to load the stand-in (issue 47: at most 150 ms): `import('petstore-harness')`
+ * and `require` of it, each in a fresh process, timed inside it from just before the load to just after, the
+ * median of 11. The entry loads no Redis client, Prism or fast-check (test/src/index/cost.test.ts keeps them out of it).
+ */
+function coldImports() {
+  const probe = (load) => `const t0 = performance.now(); ${load}; console.log(JSON.stringify({ ms: performance.now() - t0 }));`;
+  for (const [label, code, type] of [
+    ['import()', probe("await import('" + join(root, 'dist/src/index.js') + "')"), 'module'],
+    ['require', probe("require('" + join(root, 'dist/cjs/index.cjs') + "')"), 'commonjs'],
+  ]) {
+    const times = [];
+    for (let i = 0; i < 11; i++) {
+      const ran = spawnSync(process.execPath, ['--input-type', type, '-e', code], { encoding: 'utf8' });
+      if (ran.status !== 0) fail(`${label} of the library failed: ${ran.stderr}`);
+      times.push(JSON.parse(ran.stdout.trim()).ms);
+    }
+    times.sort((x, y) => x - y);
+    console.log(`library entry, ${label} cold (median of 11 fresh processes): ${fmt(times[5], 1)} ms (fastest ${fmt(times[0], 1)}, slowest ${fmt(times[10], 1)})`);
+  }
+}
 
 /**
  * The shared store beside the in-memory default: the same scenarios, rounds

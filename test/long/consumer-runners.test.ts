@@ -1,8 +1,9 @@
 // The README's client test as a client team runs it (issue 47 §3): the packed
 // tarball installed into empty projects, and the same test under node:test,
-// Jest 30 with its default configuration (a CommonJS project: Jest loads
-// tests as CommonJS, so `require('petstore-harness')` must find a CommonJS
-// entry) and Vitest (an ES module project). The client under test is a few
+// Jest 30 with its default configuration (a CommonJS project, and an ES module
+// project whose tests are .cjs: Jest loads tests as CommonJS, so
+// `require('petstore-harness')` must find a CommonJS entry) and Vitest (an ES
+// module project). The client under test is a few
 // lines of fetch that keep int64 values exact with the package's own
 // lossless codec, as docs/stand-in.md shows. Each runner must pass, and must
 // fail when the client sends a misspelt parameter: the finding reaches the
@@ -49,21 +50,21 @@ function createPetsClient({ baseUrl, apiKey }) {
     : `import { parseJson, stringifyJson } from 'petstore-harness';\n${body}\nexport { createPetsClient };\n`;
 };
 
-/** The README's client test, with the runner's hooks. */
-const clientTest = (runner: 'node' | 'jest' | 'vitest') => {
+/** The README's client test, with the runner's hooks; `client` is where the client under test is. */
+const clientTest = (runner: 'node' | 'jest' | 'vitest', client = '../src/pets-client.js') => {
   const hooks = {
     node: `import { after, afterEach, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from 'petstore-harness';
-import { createPetsClient } from '../src/pets-client.js';
+import { createPetsClient } from '${client}';
 const [beforeAll, afterAll] = [before, after];`,
     jest: `const assert = require('node:assert/strict');
 const { startServer } = require('petstore-harness');
-const { createPetsClient } = require('../src/pets-client.js');`,
+const { createPetsClient } = require('${client}');`,
     vitest: `import { afterAll, afterEach, beforeAll, beforeEach, test } from 'vitest';
 import assert from 'node:assert/strict';
 import { startServer } from 'petstore-harness';
-import { createPetsClient } from '../src/pets-client.js';`,
+import { createPetsClient } from '${client}';`,
   }[runner];
   return `${hooks}
 
@@ -88,6 +89,8 @@ test('a created pet is listed by its status', async () => {
 const PROJECTS = {
   node: { type: 'module', file: 'test/pets-client.test.js', install: [] as string[], command: [process.execPath, '--test', 'test/'] },
   jest: { type: undefined, file: 'test/pets-client.test.js', install: ['jest@30'], command: ['npx', 'jest'] },
+  // An ES module project under Jest's default configuration: its tests are CommonJS files (.cjs), as Jest loads them.
+  'jest-esm': { type: 'module', file: 'test/pets-client.test.cjs', install: ['jest@30'], command: ['npx', 'jest'] },
   vitest: { type: 'module', file: 'test/pets-client.test.js', install: [VITEST], command: ['npx', 'vitest', 'run'] },
 } as const;
 
@@ -109,16 +112,17 @@ for (const [runner, project] of Object.entries(PROJECTS) as [keyof typeof PROJEC
     );
     const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', tarball, ...project.install], dir);
     t.equal(installed.code, 0, `npm install: ${installed.stderr.slice(-2000)}`);
-    writeFileSync(join(dir, project.file), clientTest(runner));
-    const moduleSystem = project.type === 'module' ? 'esm' : 'cjs';
+    const moduleSystem = project.type === 'module' && !project.file.endsWith('.cjs') ? 'esm' : 'cjs';
+    const clientFile = project.type === 'module' && moduleSystem === 'cjs' ? 'src/pets-client.cjs' : 'src/pets-client.js';
+    writeFileSync(join(dir, project.file), clientTest(runner === 'jest-esm' ? 'jest' : runner, `../${clientFile}`));
     const [command, ...args] = project.command;
 
-    writeFileSync(join(dir, 'src/pets-client.js'), client(moduleSystem, 'status'));
+    writeFileSync(join(dir, clientFile), client(moduleSystem, 'status'));
     const passed = await run(command, args, dir, userEnv({ CI: 'true' }));
     t.equal(passed.code, 0, `${project.command.join(' ')} passes: ${(passed.stdout + passed.stderr).slice(-3000)}`);
 
     // The same client with the parameter misspelt: its own assertion may pass on the unfiltered page; the finding fails it.
-    writeFileSync(join(dir, 'src/pets-client.js'), client(moduleSystem, 'stauts'));
+    writeFileSync(join(dir, clientFile), client(moduleSystem, 'stauts'));
     const failed = await run(command, args, dir, userEnv({ CI: 'true' }));
     t.not(failed.code, 0, `${project.command.join(' ')} fails with a misspelt parameter`);
     t.match(failed.stdout + failed.stderr, /stauts/, "the runner's report names what the client sent");
