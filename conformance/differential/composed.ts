@@ -9,7 +9,7 @@
  * shrinks a difference to the fewest perturbations that still show it.
  */
 import fc from 'fast-check';
-import type { OperationDescriptor } from '../../spec/operations.js';
+import type { OperationDescriptor, ParameterDescriptor } from '../../spec/operations.js';
 import { stringifyJson, type JsonObject } from '../../spec/json/index.js';
 import { fillPath, invalidBody, invalidBodyExamples, sampleValidBody, validBody } from '../arbitraries/requests.js';
 import { routeSpellings } from '../arbitraries/spellings.js';
@@ -103,52 +103,7 @@ export function composedCheck(ctx: CheckContext, session: OracleSession, table: 
         spelling: fc.option(fc.nat({ max: 31 }), { nil: undefined, freq: 4 }),
       }),
     // One request per perturbation and credential, so that no class of them is left to chance.
-    examples: (c) => {
-      const value = (create ? sampleValidBody(create, c.options.namePrefix, c.options.seed + 71).value : {}) as JsonObject;
-      const plain: Composed = {
-        operation: kinds[0]!,
-        credential: 'valid',
-        nameCase: 'lower',
-        accept: 'application/json',
-        harmless: undefined,
-        query: {
-          ...(size ? { size: integerRange(size.schema)[0] + 4n } : {}),
-          ...(filter ? { filter: String(((filter.schema['enum'] ?? []) as string[])[1] ?? '') } : {}),
-          reversed: false,
-          encoded: false,
-        },
-        pet: 0,
-        body: { value, reversed: false, spaced: false },
-        spelling: undefined,
-      };
-      const variants = (operation: Composed['operation']): Composed[] => [
-        ...(['valid', 'none', 'wrong'] as const).map((credential) => ({ ...plain, operation, credential })),
-        ...NAME_CASES.slice(1).map((nameCase) => ({ ...plain, operation, nameCase })),
-        ...ACCEPTS.slice(1).map((accept) => ({ ...plain, operation, accept })),
-        ...Array.from({ length: SPELLINGS_TRIED }, (_, spelling) => ({ ...plain, operation, credential: 'none' as const, spelling })),
-      ];
-      return [
-        ...kinds.flatMap(variants),
-        ...(kinds.includes('list')
-          ? [
-              { ...plain, operation: 'list' as const, query: { ...plain.query, encoded: true } },
-              { ...plain, operation: 'list' as const, query: { ...plain.query, reversed: true } },
-              ...UNKNOWN_NAMES.map((_, unknown) => ({ ...plain, operation: 'list' as const, query: { ...plain.query, unknown } })),
-            ]
-          : []),
-        ...(kinds.includes('create')
-          ? [
-              { ...plain, operation: 'create' as const, body: { value, reversed: true, spaced: false } },
-              { ...plain, operation: 'create' as const, body: { value, reversed: false, spaced: true } },
-              ...invalidBodyExamples(create!, c.options.namePrefix, c.options.seed + 72).map((b) => ({
-                ...plain,
-                operation: 'create' as const,
-                body: { value, reversed: false, spaced: false, invalid: { label: b.label, text: b.text } },
-              })),
-            ]
-          : []),
-      ];
-    },
+    examples: (c) => examplesOf(c, kinds, { create, size, filter }),
     async predicate(c, composed) {
       const op = composed.operation === 'list' ? list! : composed.operation === 'get' ? get! : create!;
       const request = requestOf(c, op, composed, size?.name, filter?.name);
@@ -164,6 +119,58 @@ export function composedCheck(ctx: CheckContext, session: OracleSession, table: 
       }
     },
   });
+}
+
+/** One composed request per class of perturbation, for each operation the run may send. */
+function examplesOf(
+  c: CheckContext,
+  kinds: readonly Composed['operation'][],
+  { create, size, filter }: { create: OperationDescriptor | undefined; size: ParameterDescriptor | undefined; filter: ParameterDescriptor | undefined },
+): Composed[] {
+  const value = (create ? sampleValidBody(create, c.options.namePrefix, c.options.seed + 71).value : {}) as JsonObject;
+  const plain: Composed = {
+    operation: kinds[0]!,
+    credential: 'valid',
+    nameCase: 'lower',
+    accept: 'application/json',
+    harmless: undefined,
+    query: {
+      ...(size ? { size: integerRange(size.schema)[0] + 4n } : {}),
+      ...(filter ? { filter: String(((filter.schema['enum'] ?? []) as string[])[1] ?? '') } : {}),
+      reversed: false,
+      encoded: false,
+    },
+    pet: 0,
+    body: { value, reversed: false, spaced: false },
+    spelling: undefined,
+  };
+  const variants = (operation: Composed['operation']): Composed[] => [
+    ...(['valid', 'none', 'wrong'] as const).map((credential) => ({ ...plain, operation, credential })),
+    ...NAME_CASES.slice(1).map((nameCase) => ({ ...plain, operation, nameCase })),
+    ...ACCEPTS.slice(1).map((accept) => ({ ...plain, operation, accept })),
+    ...Array.from({ length: SPELLINGS_TRIED }, (_, spelling) => ({ ...plain, operation, credential: 'none' as const, spelling })),
+  ];
+  return [
+    ...kinds.flatMap(variants),
+    ...(kinds.includes('list')
+      ? [
+          { ...plain, operation: 'list' as const, query: { ...plain.query, encoded: true } },
+          { ...plain, operation: 'list' as const, query: { ...plain.query, reversed: true } },
+          ...UNKNOWN_NAMES.map((_, unknown) => ({ ...plain, operation: 'list' as const, query: { ...plain.query, unknown } })),
+        ]
+      : []),
+    ...(kinds.includes('create')
+      ? [
+          { ...plain, operation: 'create' as const, body: { value, reversed: true, spaced: false } },
+          { ...plain, operation: 'create' as const, body: { value, reversed: false, spaced: true } },
+          ...invalidBodyExamples(create!, c.options.namePrefix, c.options.seed + 72).map((b) => ({
+            ...plain,
+            operation: 'create' as const,
+            body: { value, reversed: false, spaced: false, invalid: { label: b.label, text: b.text } },
+          })),
+        ]
+      : []),
+  ];
 }
 
 /** The composed request, every field as it is sent (the client adds only the --header fields). */
