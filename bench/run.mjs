@@ -601,7 +601,6 @@ async function main() {
   console.log(
     `  the floor: the suite's client alone (bench/client-floor.mjs, ${fmt(result.requests)} requests, 8 in flight, nothing generated or judged, from a fresh process) ${floorSeconds === undefined ? `failed: ${floor.stderr.trim().split('\n')[0]}` : `${fmt(floorSeconds, 2)} s = ${fmt(result.requests / floorSeconds)} req/s`}`,
   );
-}
   coldImports();
 }
 
