@@ -11,7 +11,7 @@ export const corsHeaders: HeaderList = [
   '*',
   // Without this a page cannot read them (they are not CORS-safelisted).
   'access-control-expose-headers',
-  'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Location, Petstore-Fault',
+  'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Location, Petstore-Fault, Petstore-Finding',
 ];
 
 /** On a preflight answer, for a path whose methods are `allow`. */

@@ -25,7 +25,7 @@ import { createJournalReader, Journal, keepBytes, type JournalEntry, type Journa
 import { shareControl, type SharedControl, type SharedControlParts } from './control/shared-settings.js';
 import type { HeaderList } from './headers.js';
 import type { RequestLog } from './log.js';
-import { createFindingDetector, type FindingDetector } from './findings/detect.js';
+import { createFindingDetector } from './findings/detect.js';
 import { createFindingLedger, type FindingLedger } from './findings/ledger.js';
 
 export interface ServerOptions {
@@ -124,9 +124,13 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
     options.findings === false
       ? undefined
       : createFindingDetector({ ledger: findings, operations, basePath, limits, redact: journalReader.redact, keys: apiKeys });
-  const answered = createRecorder(journal, clock, limits, options, detector);
+  const answered = createRecorder(journal, clock, limits, options);
   const onError = options.onError ?? ((error: unknown) => console.error('petstore: unexpected error:', error));
-  const respond = createResponder(clock, { closing: () => closing, answered, failed: onError });
+  // A refusal is what the client got wrong: a finding, noted before the answer is written, which carries it.
+  const refusing = (x: Exchange, code: ErrorCode, message: () => string): void => {
+    if (detector && !x.toControl) detector.refused(x, code, message);
+  };
+  const respond = createResponder(clock, { closing: () => closing, refusing, answered, failed: onError });
   const faults = new FaultTable(options.random);
   const { sharing, shared } = shareSettings(store, { clock, faults, journal, findings });
   const authenticate = createAuthenticator(apiKeys);
@@ -163,7 +167,10 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
   const docs =
     options.docs === false || basePath === DOCS_PREFIX
       ? undefined
-      : createDocsHandler(operations, basePath, respond, { findings: control !== undefined && options.findings !== false });
+      : createDocsHandler(operations, basePath, respond, {
+          findings: control !== undefined && options.findings !== false,
+          ...(options.apiKeys?.length ? {} : { developmentKey: DEVELOPMENT_API_KEY }),
+        });
   const dispatch = createDispatch({ respond, handle, control, docs });
   const server = createListener(dispatch, clock, limits);
 
@@ -292,20 +299,12 @@ function createListener(dispatch: Dispatch, clock: Clock, limits: Limits): http.
  * Only references are kept (bodies cut to the journal's size, copied when
  * they are views of something larger); the journal's reader does the rest.
  */
-function createRecorder(
-  journal: Journal,
-  clock: Clock,
-  limits: Limits,
-  options: Pick<ServerOptions, 'onRequest' | 'log'>,
-  detector: FindingDetector | undefined,
-) {
+function createRecorder(journal: Journal, clock: Clock, limits: Limits, options: Pick<ServerOptions, 'onRequest' | 'log'>) {
   const cap = limits.journalBodyBytes;
   const reader: JournalReader = journal.reader;
   const { onRequest, log } = options;
   return (x: Exchange, status: number, code?: ErrorCode, headers?: HeaderList, body?: string | Buffer): void => {
     const { req, toControl } = x;
-    // A refusal is what the client got wrong: a finding (before the log line, which marks it).
-    if (detector && code !== undefined && !toControl) detector.refused(x, code, () => errorMessage(body));
     if (!onRequest && !log && (toControl || limits.journalSize === 0)) return;
     const latencyMs = Math.round((performance.now() - x.arrived) * 100) / 100;
     const sent = x.requestBody;
@@ -331,13 +330,4 @@ function createRecorder(
     if (log) log(record, reader.redact);
     if (onRequest) onRequest(reader.entry(record));
   };
-}
-
-/** The message of an Error body, for a refusal's finding. */
-function errorMessage(body: string | Buffer | undefined): string {
-  try {
-    return String((JSON.parse(body === undefined ? '{}' : body.toString()) as { message?: unknown }).message ?? '');
-  } catch {
-    return '';
-  }
 }

@@ -57,6 +57,8 @@ export function createDispatch({ respond, handle, control, docs }: DispatchParts
       operation: undefined,
       culprit: undefined,
       findings: undefined,
+      findingCodes: undefined,
+      hints: undefined,
     };
     // RFC 9112 §3.2: an HTTP/1.1 request without Host, or with two, is
     // answered 400. Node's own check (requireHostHeader) answers the first

@@ -2,11 +2,13 @@
  * The page to read and try the API: Swagger UI, from swagger-ui-dist's files
  * shipped in the package (no CDN: it works offline), showing the served
  * document (served-spec.ts), at `/docs`, where the server's root redirects. Its
- * "Authorize" button takes the API key, and "Try it out" sends real requests
- * to this server (the document's server URL is the base path, relative).
+ * "Authorize" button takes the API key (kept across reloads: docs-scripts.ts),
+ * and "Try it out" sends real requests to this server (the document's server
+ * URL is the base path, relative).
  *
- * The page and its files need no key: they hold nothing the interface's
- * document does not. Requests here are not journaled (they are not the
+ * The page and its files need no key: they hold nothing secret. The one key
+ * they may hold is the development key, which the server prints at start-up
+ * and which no server with configured keys accepts. Requests here are not journaled (they are not the
  * interface's); they are logged like any other.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -15,11 +17,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OperationDescriptor } from '../../spec/operations.js';
 import { JSON_CONTENT_TYPE, type Exchange, type Responder } from './respond.js';
+import { FINDINGS_JS, initScript } from './docs-scripts.js';
 import { servedDocument } from './served-spec.js';
 
 export const DOCS_PREFIX = '/docs';
-/** Where the page reads the findings (the control API's, which docs.ts does not import: it only names the path). */
-const CONTROL_FINDINGS = '/__control/findings';
 const SPEC_PATH = `${DOCS_PREFIX}/openapi.json`;
 
 /** The files of swagger-ui-dist the page loads, with their media types. */
@@ -41,80 +42,9 @@ function swaggerUiDir(): string {
   return (createRequire(import.meta.url)('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
 }
 
-/**
- * Swagger UI's set-up, as a file of its own rather than an inline script, so
- * the page would also run under a Content-Security-Policy without
- * 'unsafe-inline'. validatorUrl null: the default badge asks a server on the
- * internet to validate the document.
- */
-const INIT_JS = `window.ui = SwaggerUIBundle({
-  url: ${JSON.stringify(SPEC_PATH)},
-  dom_id: '#swagger-ui',
-  deepLinking: true,
-  validatorUrl: null,
-  displayRequestDuration: true,
-  tryItOutEnabled: true,
-  defaultModelsExpandDepth: 1,
-});
-`;
-
-/**
- * The findings so far, above the reference: what the developer's client (or
- * their clicks here) got wrong, read from GET /__control/findings every few
- * seconds with the key given to Authorize. Without a key it asks nothing
- * (a refused request would be an error in the browser's console), and says
- * where to give one. Built with textContent only: findings quote what
- * clients sent, which is never markup.
- */
-const FINDINGS_JS = `(() => {
-  const panel = document.getElementById('petstore-findings');
-  const body = panel.querySelector('.findings-body');
-  const summary = panel.querySelector('summary');
-  const say = (text) => { body.replaceChildren(Object.assign(document.createElement('p'), { textContent: text })); };
-  const key = () => {
-    const authorized = window.ui && window.ui.authSelectors && window.ui.authSelectors.authorized();
-    const all = authorized && authorized.toJS ? authorized.toJS() : {};
-    for (const scheme of Object.values(all)) if (scheme && typeof scheme.value === 'string' && scheme.value) return scheme.value;
-    return undefined;
-  };
-  const line = (label, text) => {
-    const row = document.createElement('div');
-    const name = Object.assign(document.createElement('b'), { textContent: label + ' ' });
-    row.append(name, document.createTextNode(text));
-    return row;
-  };
-  const show = (findings) => {
-    const errors = findings.filter((f) => f.severity === 'error').length;
-    summary.textContent = 'Findings: what clients got wrong (' + errors + ' error' + (errors === 1 ? '' : 's') + ', ' + (findings.length - errors) + ' warning' + (findings.length - errors === 1 ? '' : 's') + ')';
-    if (findings.length === 0) return say('None so far: every request kept to the interface.');
-    body.replaceChildren(...findings.map((f) => {
-      const item = document.createElement('div');
-      item.className = 'finding finding-' + f.severity;
-      const head = Object.assign(document.createElement('div'), { textContent: f.severity + ' ' + f.code + ' ×' + f.count + ': ' + f.message });
-      head.className = 'finding-head';
-      item.append(head, line('sent', f.sent), line('expected', f.expected), line('where', f.first.method + ' ' + f.first.target + ' (request ' + f.first.request + (f.count > 1 ? ', last ' + f.last.request : '') + ')'), line('rule', f.rule + ' (seed ' + f.seed + ')'));
-      return item;
-    }));
-  };
-  const refresh = async () => {
-    const k = key();
-    if (!k) return say('Give a key to Authorize (below) to see them; GET /__control/findings has them too.');
-    try {
-      const res = await fetch(${JSON.stringify(`${CONTROL_FINDINGS}`)}, { headers: { Authorization: 'Bearer ' + k } });
-      if (res.ok) show(await res.json());
-      else say('The control API answered ' + res.status + ' to the key given to Authorize.');
-    } catch (error) {
-      say('The findings cannot be read now: ' + error.message);
-    }
-  };
-  refresh();
-  setInterval(() => { if (document.visibilityState === 'visible') refresh(); }, 3000);
-})();
-`;
-
 const FINDINGS_PANEL = `<details id="petstore-findings" open style="margin:16px auto;max-width:1420px;padding:0 20px;font-family:sans-serif;font-size:14px">
 <summary style="cursor:pointer;font-weight:bold">Findings: what clients got wrong</summary>
-<style>#petstore-findings .finding{margin:8px 0;padding:6px 10px;border-left:4px solid #fca130;background:#fff8ef}#petstore-findings .finding-error{border-color:#f93e3e;background:#fff1f1}#petstore-findings .finding-head{font-weight:bold;margin-bottom:4px}</style>
+<style>#petstore-findings .finding{margin:8px 0;padding:6px 10px;border-left:4px solid #fca130;background:#fff8ef}#petstore-findings .finding-error{border-color:#f93e3e;background:#fff1f1}#petstore-findings .finding-head{font-weight:bold;margin-bottom:4px}#petstore-findings .finding-request{font:inherit;color:#1f69c0;text-decoration:underline;background:none;border:0;padding:0;cursor:pointer}#petstore-findings .journal-entry{margin:6px 0 2px;padding:6px 10px;background:#fff;border:1px solid #ddd}#petstore-findings .journal-entry pre{margin:2px 0 6px;white-space:pre-wrap;word-break:break-all;font-size:12px}</style>
 <div class="findings-body"></div>
 </details>
 `;
@@ -145,17 +75,34 @@ export function isDocsTarget(url: string | undefined): boolean {
   return url.startsWith(DOCS_PREFIX) && (next === undefined || next === '/' || next === '?');
 }
 
-/** `findings`: the control API is served, so the page shows the findings panel. */
+/** The security scheme the document's operations ask for: the one Authorize takes the key for. */
+function securityScheme(document: object): string | undefined {
+  const schemes = (document as { components?: { securitySchemes?: Record<string, unknown> } }).components?.securitySchemes;
+  return schemes ? Object.keys(schemes)[0] : undefined;
+}
+
+/**
+ * `findings`: the control API is served, so the page shows the findings panel.
+ * `developmentKey`: the server accepts only the public development key (none
+ * was configured), so the page comes authorized with it. Never a configured
+ * key: the page and its files are served to anyone, without a key.
+ */
 export function createDocsHandler(
   operations: readonly OperationDescriptor[],
   basePath: string,
   respond: Responder,
-  options: { findings?: boolean } = {},
+  options: { findings?: boolean; developmentKey?: string } = {},
 ): (x: Exchange) => void {
   const withFindings = options.findings === true;
+  const document = servedDocument(operations, basePath);
+  const scheme = securityScheme(document);
+  const init = initScript({
+    specUrl: SPEC_PATH,
+    ...(options.developmentKey !== undefined && scheme !== undefined ? { developmentKey: { scheme, key: options.developmentKey } } : {}),
+  });
   const files = new Map<string, { type: string; body: Buffer }>([
-    [SPEC_PATH, { type: JSON_CONTENT_TYPE, body: Buffer.from(JSON.stringify(servedDocument(operations, basePath), null, 2)) }],
-    [`${DOCS_PREFIX}/init.js`, { type: 'text/javascript; charset=utf-8', body: Buffer.from(INIT_JS) }],
+    [SPEC_PATH, { type: JSON_CONTENT_TYPE, body: Buffer.from(JSON.stringify(document, null, 2)) }],
+    [`${DOCS_PREFIX}/init.js`, { type: 'text/javascript; charset=utf-8', body: Buffer.from(init) }],
     ...(withFindings ? [[`${DOCS_PREFIX}/findings.js`, { type: 'text/javascript; charset=utf-8', body: Buffer.from(FINDINGS_JS) }] as const] : []),
   ]);
   const page = { type: 'text/html; charset=utf-8', body: Buffer.from(PAGE(withFindings)) };

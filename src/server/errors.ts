@@ -76,3 +76,12 @@ export function statusOf(code: ErrorCode): number {
 export function errorJson(code: ErrorCode, message: string, status: number = errorCatalog[code].status): string {
   return JSON.stringify({ code, message, status });
 }
+
+/** The message of an Error body as errorJson wrote it; '' when the body is none or not one. */
+export function errorMessage(body: string | Buffer | undefined): string {
+  try {
+    return String((JSON.parse(body === undefined ? '{}' : body.toString()) as { message?: unknown }).message ?? '');
+  } catch {
+    return '';
+  }
+}

@@ -7,7 +7,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OperationDescriptor } from '../../spec/operations.js';
 import type { Clock } from './clock.js';
 import type { Culprit } from './findings/detect.js';
-import { errorJson, statusOf, type ErrorCode } from './errors.js';
+import { errorJson, errorMessage, statusOf, type ErrorCode } from './errors.js';
+import { FINDING_HEADER } from './findings/finding.js';
 import { CLOSE, hasBody, saysClose, type HeaderList } from './headers.js';
 import { lingerAfterAnswer } from './linger.js';
 import { createOutbox } from './outbox.js';
@@ -37,6 +38,10 @@ export interface Exchange {
   culprit?: Culprit;
   /** The findings the request showed, as its log line marks them. */
   findings?: string;
+  /** Their codes, as the answer's Petstore-Finding header gives them. */
+  findingCodes?: string;
+  /** Their hints, as a 4xx Error's message ends with them. */
+  hints?: string;
 }
 
 /**
@@ -47,6 +52,12 @@ export interface Exchange {
 export interface ResponderHooks {
   /** Whether the server is shutting down: then every answer closes its connection. */
   closing(): boolean;
+  /**
+   * An Error is about to be answered (`message`: its message, made when asked
+   * for): what the request showed must be known before the answer is written,
+   * which carries it.
+   */
+  refusing?(x: Exchange, code: ErrorCode, message: () => string): void;
   /** An answer was written, with these header fields and body (status 0: the connection was dropped without one). */
   answered(x: Exchange, status: number, code?: ErrorCode, headers?: HeaderList, body?: string | Buffer): void;
   /** The server failed in a way it did not expect (a bug): for the operator to see. */
@@ -63,8 +74,13 @@ export function createResponder(clock: Clock, hooks: ResponderHooks = NO_HOOKS) 
   }
   const outbox = createOutbox(cutOff);
 
+  /** An answer with a JSON body; with `code`, the body is that Error's, made already (the 401s are made once). */
   function send(x: Exchange, status: number, body: string | Buffer | undefined, headers?: HeaderList, code?: ErrorCode): void {
-    answer(x, status, JSON_CONTENT_TYPE, body, headers, code);
+    if (code === undefined) return answer(x, status, JSON_CONTENT_TYPE, body, headers);
+    hooks.refusing?.(x, code, () => errorMessage(body));
+    // Only a body made before the request's findings were known is made again, so that its message says them.
+    const told = x.hints === undefined || !isClientStatus(status) ? body : errorJson(code, `${errorMessage(body)}; ${x.hints}`, status);
+    answer(x, status, JSON_CONTENT_TYPE, told, headers, code);
   }
 
   /** An answer whose body is of `type`: JSON for every answer of the interface and the control API; the page at /docs and its files. */
@@ -76,6 +92,7 @@ export function createResponder(clock: Clock, hooks: ResponderHooks = NO_HOOKS) 
     if (!clock.isRealTime()) all.push('date', clock.httpDate());
     if (x.headers) for (const field of x.headers) all.push(field);
     if (headers) for (const field of headers) all.push(field);
+    if (x.findingCodes !== undefined) all.push(FINDING_HEADER, x.findingCodes);
     // Node would answer with keep-alive, and close() would then wait out its grace period.
     const asked = saysClose(headers);
     const closes = asked || hooks.closing();
@@ -96,7 +113,10 @@ export function createResponder(clock: Clock, hooks: ResponderHooks = NO_HOOKS) 
   }
 
   function sendError(x: Exchange, code: ErrorCode, message: string, headers?: HeaderList, status: number = statusOf(code)): void {
-    send(x, status, errorJson(code, message, status), headers, code);
+    hooks.refusing?.(x, code, () => message);
+    // The request's findings say in the client's terms what the Error alone cannot (a rounded id, a misspelt name).
+    const told = x.hints === undefined || !isClientStatus(status) ? message : `${message}; ${x.hints}`;
+    answer(x, status, JSON_CONTENT_TYPE, errorJson(code, told, status), headers, code);
   }
 
   /** Reports an unexpected error and answers 500, or cuts the connection if the answer had begun. */
@@ -116,3 +136,8 @@ export function createResponder(clock: Clock, hooks: ResponderHooks = NO_HOOKS) 
 }
 
 export type Responder = ReturnType<typeof createResponder>;
+
+/** A 4xx: the answers whose cause is the request, which a finding's hint may explain. */
+function isClientStatus(status: number): boolean {
+  return status >= 400 && status < 500;
+}

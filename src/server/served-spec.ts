@@ -11,7 +11,8 @@
  *   may choose (any from 400 to 599: 429 and 503 are the usual);
  * - the response headers with their formats: `Deprecation`, `Sunset`, `Link`
  *   on a deprecated operation (D7), `WWW-Authenticate` on 401 (D1),
- *   `Petstore-Fault` when a fault was injected, the CORS fields (D8);
+ *   `Petstore-Fault` when a fault was injected, `Petstore-Finding` when the
+ *   request showed findings (D23), the CORS fields (D8);
  * - what belongs to no operation (405 with `Allow`, 404 `route_not_found`,
  *   OPTIONS) under `x-petstore-other-answers`.
  * Where it goes beyond the interface it says so: `x-petstore-decision` on
@@ -64,6 +65,12 @@ function headerCatalog(basePath: string) {
       'latency=200ms; status=503',
       'control API',
     ),
+    'Petstore-Finding': header(
+      'The codes of the findings this request showed (what the client got wrong: GET /__control/findings), in the order found; absent when it showed none',
+      { pattern: '^[a-z_]+(, [a-z_]+)*$' },
+      'rounded_id',
+      'D23',
+    ),
     'Access-Control-Allow-Origin': header(
       'CORS: any origin (the key is a bearer header, not a cookie); on answers to a request with Origin',
       { const: '*' },
@@ -73,7 +80,7 @@ function headerCatalog(basePath: string) {
     'Access-Control-Expose-Headers': header(
       'CORS: the headers a page may read; on answers to a request with Origin',
       { pattern: '^[A-Za-z-]+(, [A-Za-z-]+)*$' },
-      'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Location, Petstore-Fault',
+      'Deprecation, Sunset, Link, WWW-Authenticate, Allow, Location, Petstore-Fault, Petstore-Finding',
       'D8',
     ),
     'Access-Control-Allow-Methods': header('CORS preflight: the methods of the path', { pattern: METHOD_LIST }, 'GET, HEAD, POST', 'D8'),
@@ -177,6 +184,7 @@ function servedResponses(
 ): Record<string, Json> {
   const always: Json = {
     'Petstore-Fault': ref('Petstore-Fault'),
+    'Petstore-Finding': ref('Petstore-Finding'),
     'Access-Control-Allow-Origin': ref('Access-Control-Allow-Origin'),
     'Access-Control-Expose-Headers': ref('Access-Control-Expose-Headers'),
     ...(operation.deprecated ? { Deprecation: ref('Deprecation'), Sunset: ref('Sunset'), Link: ref('Link') } : {}),
@@ -252,6 +260,7 @@ function otherAnswers(codes: readonly ErrorCode[], ref: HeaderRef): Json {
           { minimum: status, maximum: status },
           { code: list[0], message: errorCatalog[list[0] as ErrorCode].meaning, status },
           {
+            'Petstore-Finding': ref('Petstore-Finding'),
             'Access-Control-Allow-Origin': ref('Access-Control-Allow-Origin'),
             'Access-Control-Expose-Headers': ref('Access-Control-Expose-Headers'),
             ...(status === 405 ? { Allow: ref('Allow') } : status === 401 ? { 'WWW-Authenticate': ref('WWW-Authenticate') } : {}),

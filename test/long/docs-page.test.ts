@@ -2,8 +2,10 @@
 // installed swagger-ui-dist, nothing from the network) over the served
 // document; a developer enters the key and sends real requests to this
 // server. In headless Chromium (test/helpers/browser.ts).
+import type { Page } from 'playwright-core';
 import t from 'tap';
 import { request } from 'undici';
+import { DEVELOPMENT_API_KEY } from '../../src/server/decisions.js';
 import { openPage } from '../helpers/browser.js';
 import { startTestServer } from '../helpers/server.js';
 
@@ -153,5 +155,124 @@ t.test('issue 26: the page shows the findings so far, once a key is given to Aut
   t.match(text, /sent stauts=sold/);
   t.match(text, /did you mean status\?/);
   t.match(text, /rule \/paths\/~1pets\/get\/parameters \(seed §4\.1 List animals\)/);
+  t.strictSame(problems, [], 'nothing failed');
+});
+
+/** Gives `key` to Authorize, as a developer does. */
+async function authorize(page: Page, key: string): Promise<void> {
+  await page.locator('button.authorize').first().click();
+  await page.locator('.modal-ux input[type="text"], .modal-ux input[type="password"]').first().fill(key);
+  await page.locator('.modal-ux button.authorize').click();
+  await page.locator('.modal-ux button.btn-done').click();
+}
+
+/** Opens the page at `origin` and waits for the reference. */
+async function openDocs(page: Page, origin: string): Promise<void> {
+  await page.goto(`${origin}/docs`);
+  await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+}
+
+t.test('issue 47 §8: the key given to Authorize survives a reload, until Logout', async (t) => {
+  const { url } = await startTestServer(t, { apiKeys: [KEY] });
+  const origin = new URL(url).origin;
+  const res = await request(`${url}/pets?stauts=sold`, { headers: { authorization: `Bearer ${KEY}` } });
+  await res.body.text();
+  const { page, problems } = await openPage(t);
+  await openDocs(page, origin);
+  const panel = page.locator('#petstore-findings');
+  await panel.getByText('Give a key to Authorize').waitFor({ timeout: 5_000 });
+  await authorize(page, KEY);
+  await panel.locator('.finding-warning').first().waitFor({ timeout: 10_000 });
+
+  await page.reload();
+  await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+  await t.resolves(panel.locator('.finding-warning').first().waitFor({ timeout: 10_000 }), 'after a reload the findings are read with the key kept');
+  t.equal(await page.locator('button.authorize.locked').count(), 1, 'Authorize shows the page authorized');
+  t.match(await page.evaluate('localStorage.getItem("authorized")'), KEY, "kept in this origin's localStorage");
+
+  await page.locator('button.authorize').first().click();
+  await page.locator('.modal-ux button:has-text("Logout")').first().click();
+  await page.locator('.modal-ux .close-modal').first().click();
+  await page.reload();
+  await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+  await t.resolves(panel.getByText('Give a key to Authorize').waitFor({ timeout: 5_000 }), 'Logout forgets it');
+  t.equal(await page.locator('button.authorize.locked').count(), 0, 'the page is not authorized after Logout and a reload');
+  t.strictSame(problems, [], 'nothing failed');
+});
+
+t.test('issue 47 §8: with the development key (none configured), the page comes authorized with it, under a CSP without unsafe-inline', async (t) => {
+  const { url, key } = await startTestServer(t);
+  t.equal(key, DEVELOPMENT_API_KEY);
+  const origin = new URL(url).origin;
+  const res = await request(`${url}/pets?stauts=sold`, { headers: { authorization: `Bearer ${key}` } });
+  await res.body.text();
+  const { page, problems } = await openPage(t);
+  // Served under a CSP without 'unsafe-inline': the set-up made for this server is a file, not an inline script.
+  await page.route(`${origin}/docs`, async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': "script-src 'self'; connect-src 'self'" } });
+  });
+  await openDocs(page, origin);
+  const panel = page.locator('#petstore-findings');
+  await t.resolves(panel.locator('.finding-warning').first().waitFor({ timeout: 10_000 }), 'the findings, without a key given to Authorize');
+  t.match(await panel.textContent(), /warning unknown_query_parameter ×1/);
+  t.equal(await page.locator('button.authorize.locked').count(), 1, 'Authorize shows the page authorized');
+  t.strictSame(problems, [], 'nothing failed');
+});
+
+t.test("issue 47 §8: a finding's request numbers show their journal entries, or say the entry has left the journal", async (t) => {
+  const { url, server } = await startTestServer(t, { apiKeys: [KEY], limits: { journalSize: 4 } });
+  const origin = new URL(url).origin;
+  const send = async (path: string, body?: object) => {
+    const r = await request(url + path, {
+      method: body ? 'POST' : 'GET',
+      headers: { authorization: `Bearer ${KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    await r.body.text();
+  };
+  // Requests 1 and 4 make the finding, 2 and 3 are clean: the journal (4 entries) keeps them all, until 5 makes it again.
+  await send('/pets', { name: 'Rex', categoryId: 1, status: 'available', colour: 'red' });
+  await send('/pets');
+  await send('/pets');
+  await send('/pets', { name: 'Tom', categoryId: 2, status: 'sold', colour: 'blue' });
+  const { page, problems } = await openPage(t);
+  await openDocs(page, origin);
+  await authorize(page, KEY);
+  const finding = page.locator('#petstore-findings .finding').first();
+  await finding.waitFor({ timeout: 10_000 });
+  t.match(await finding.textContent(), /unknown_body_field ×2.*\(request 1, last 4\)/s);
+  const number = (id: number) => finding.locator('button.finding-request', { hasText: new RegExp(`^${id}$`) });
+  const entry = finding.locator('.journal-entry');
+
+  await number(1).click();
+  await entry.locator('.journal-head').waitFor({ timeout: 10_000 });
+  const text = (await entry.textContent()) ?? '';
+  t.match(text, /request 1: POST \/v1\/pets → 201/, 'method, target and status');
+  t.match(text, /content-type: application\/json/, 'the request headers');
+  t.match(text, 'authorization: [redacted]', 'as the journal keeps them: redacted');
+  t.notMatch(text, KEY, 'never the key');
+  t.match(text, '"colour":"red"', 'the request body');
+  t.match(text, /location: \/v1\/pets\/\d+/, 'the answer headers');
+  t.match(text, /"name":\s*"Rex"/, 'the answer body');
+  await page.screenshot({ path: '/tmp/docs-journal-entry.png', fullPage: true });
+
+  // A new finding rebuilds the list: the entry shown stays under its finding.
+  await send('/pets', { name: 'Max<b>', categoryId: 1, status: 'pending', colour: 'green' });
+  await finding.getByText('unknown_body_field ×3').waitFor({ timeout: 10_000 });
+  t.match(await entry.textContent(), 'request 1: POST', 'still shown after the list is rebuilt');
+  await number(5).click();
+  await entry.getByText('request 5: POST').waitFor({ timeout: 10_000 });
+  t.equal(await entry.count(), 1, 'one entry at a time: the last request now');
+  t.match(await entry.textContent(), '"name":"Max<b>"', 'a body is text, never markup');
+  await number(5).click();
+  t.equal(await entry.count(), 0, 'a second click hides it');
+
+  t.equal(server.journal.size, 4, 'the journal keeps 4: request 1 has left it');
+  await number(1).click();
+  await t.resolves(
+    entry.getByText('Request 1 is no longer in the journal: it keeps the latest requests only').waitFor({ timeout: 10_000 }),
+    'an entry that has left the journal is said to have left it',
+  );
   t.strictSame(problems, [], 'nothing failed');
 });

@@ -55,6 +55,13 @@ export interface FindingDraft {
   readonly message: string;
   /** For a refusal: the status the request got. */
   readonly status?: number;
+  /**
+   * What a 4xx Error's message of the same request ends with: one short
+   * sentence in the client's terms, for a test that fails on the answer alone.
+   * None when the Error says it already (a refusal's own finding) or the
+   * finding cannot explain a refusal (a deprecated call, a key's form).
+   */
+  readonly hint?: string;
 }
 
 /** One request a finding was seen in: its journal id and when it arrived (server clock). */
@@ -69,7 +76,7 @@ export interface FindingRequest {
 }
 
 /** A finding as the control API, the report file and `findings()` show it. */
-export interface Finding extends Omit<FindingDraft, 'subject'> {
+export interface Finding extends Omit<FindingDraft, 'subject' | 'hint'> {
   /** How many requests showed it. */
   readonly count: number;
   readonly first: FindingRequest;
@@ -82,5 +89,11 @@ export interface Finding extends Omit<FindingDraft, 'subject'> {
  * of that rule, whose `sent` says how many others there were.
  */
 export const MAX_FINDINGS_PER_RULE = 20;
+/**
+ * The response header naming the findings of the request it answers, by
+ * code, so that an answer read on its own shows what the stand-in saw.
+ */
+export const FINDING_HEADER = 'petstore-finding';
+
 /** Texts taken from a request (a target, a value) are cut after this many characters. */
 export const MAX_SHOWN_CHARS = 200;

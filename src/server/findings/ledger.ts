@@ -19,6 +19,10 @@ export interface NotedRequest {
   readonly req: { readonly method?: string | undefined; readonly url?: string | undefined };
   /** The findings of this request as the log shows them: `warning /paths/…`, comma-separated. */
   findings?: string | undefined;
+  /** The codes of this request's findings as its answer's Petstore-Finding header gives them: in the order found, each once, comma-separated. */
+  findingCodes?: string | undefined;
+  /** The hints of this request's findings (FindingDraft.hint), each once, `; `-separated: what a 4xx Error's message ends with. */
+  hints?: string | undefined;
 }
 
 interface Seen {
@@ -95,6 +99,7 @@ export function createFindingLedger({ clock, redact, keys }: LedgerOptions): Fin
         last.url = x.req.url ?? '';
       }
       x.findings = x.findings === undefined ? found.mark : `${x.findings}, ${found.mark}`;
+      markAnswer(x, draft);
     },
 
     list() {
@@ -137,4 +142,29 @@ export function createFindingLedger({ clock, redact, keys }: LedgerOptions): Fin
       counts.warning = 0;
     },
   };
+}
+
+/**
+ * Marks the request's answer with the finding, before it is written: its code
+ * for the Petstore-Finding header, its hint for an Error's message. A
+ * request's first finding costs two references; only a second one makes text.
+ */
+function markAnswer(x: NotedRequest, draft: FindingDraft): void {
+  const codes = x.findingCodes;
+  if (codes === undefined) x.findingCodes = draft.code;
+  else if (!holds(codes, draft.code, ', ')) x.findingCodes = `${codes}, ${draft.code}`;
+  const hint = draft.hint;
+  if (hint === undefined) return;
+  const said = x.hints;
+  if (said === undefined) x.hints = hint;
+  else if (!holds(said, hint, '; ')) x.hints = `${said}; ${hint}`;
+}
+
+/** Whether `list` (items joined by `separator`) holds `item` as a whole item, not merely as a part of one. */
+function holds(list: string, item: string, separator: string): boolean {
+  for (let at = list.indexOf(item); at !== -1; at = list.indexOf(item, at + 1)) {
+    const end = at + item.length;
+    if ((at === 0 || list.startsWith(separator, at - separator.length)) && (end === list.length || list.startsWith(separator, end))) return true;
+  }
+  return false;
 }

@@ -220,7 +220,8 @@ function petNotFound(ctx: RefusalContext, base: RefusalBase, culprit: Culprit | 
       subject: culprit.name,
       sent: `${petId?.name ?? 'id'} ${ctx.shown(requested)}`,
       expected: `${culprit.name}, the id this server gave`,
-      message: `${ctx.shown(requested)} is not an id this server gave, but ${culprit.name} is, and JSON.parse turns ${culprit.name} into ${ctx.shown(requested)}: the client reads int64 ids as JavaScript numbers and rounds them; keep them as strings or bigints (the README shows how)`,
+      message: `${ctx.shown(requested)} is not an id this server gave, but ${culprit.name} is, and JSON.parse turns ${culprit.name} into ${ctx.shown(requested)}: the client reads int64 ids as JavaScript numbers and rounds them; keep them as strings or bigints (docs/stand-in.md in the package shows how, for fetch and for openapi-fetch)`,
+      hint: `was it rounded from ${culprit.name}, an id this server gave? (JSON.parse keeps 53 bits)`,
     };
   }
   return {

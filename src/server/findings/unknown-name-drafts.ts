@@ -24,6 +24,7 @@ export function unknownQueryDraft(op: OperationDescriptor, name: string, value: 
     sent: shown(value === '' ? name : `${name}=${value}`),
     expected: known.length === 0 ? `${op.operationId} takes no query parameters` : `${known.join(' or ')}${near ? `; did you mean ${near}?` : ''}`,
     message: `${op.operationId} has no query parameter ${shownName}: it was ignored${near ? ` (did you mean ${near}?)` : ''}, so the answer is not filtered or limited by it`,
+    hint: `${op.operationId} has no query parameter ${shownName}: ${near ? `did you mean ${near}?` : 'it was ignored'}`,
   };
 }
 
@@ -49,5 +50,6 @@ export function unknownFieldDraft(
     sent: `${shownName}: ${shownValue(valueJson, redact)}`,
     expected: `only ${known.join(', ')}${near ? `; did you mean ${near}?` : ''}`,
     message: `the body field ${shownName} is not part of the interface: it was ignored and not stored${near ? ` (did you mean ${near}?)` : ''}`,
+    hint: `the body has no field ${shownName}: ${near ? `did you mean ${near}?` : 'it was ignored'}`,
   };
 }

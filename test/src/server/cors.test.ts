@@ -64,3 +64,10 @@ t.test('a 401 to a request with an Origin exposes WWW-Authenticate', async (t) =
   const r = await api('/pets', { auth: false, headers: { origin: ORIGIN } });
   t.ok(list(r.headers['access-control-expose-headers']).includes('www-authenticate'));
 });
+
+t.test('a page can read Petstore-Finding: exposed on every answer to a request with an Origin, as the findings are named', async (t) => {
+  const { api } = await startTestServer(t);
+  const r = await api('/pets?stauts=sold', { headers: { origin: ORIGIN } });
+  t.equal(r.headers['petstore-finding'], 'unknown_query_parameter');
+  t.ok(list(r.headers['access-control-expose-headers']).includes('petstore-finding'), 'exposed with the other headers');
+});

@@ -176,8 +176,23 @@ t.test('every Exchange is made with every field, those the pipeline fills in uns
   await s.send('/v1/pets');
   const after = performance.now();
   const x = s.handed[0]?.x as Exchange;
-  t.strictSame(Object.keys(x).sort(), ['arrived', 'culprit', 'findings', 'headers', 'operation', 'req', 'requestBody', 'res', 'seq', 'toControl']);
-  for (const field of ['headers', 'requestBody', 'operation', 'culprit', 'findings'] as const) t.equal(x[field], undefined, `${field} unset`);
+  t.strictSame(Object.keys(x).sort(), [
+    'arrived',
+    'culprit',
+    'findingCodes',
+    'findings',
+    'headers',
+    'hints',
+    'operation',
+    'req',
+    'requestBody',
+    'res',
+    'seq',
+    'toControl',
+  ]);
+  for (const field of ['headers', 'requestBody', 'operation', 'culprit', 'findings', 'findingCodes', 'hints'] as const) {
+    t.equal(x[field], undefined, `${field} unset`);
+  }
   t.ok(x.arrived >= before && x.arrived <= after, 'arrived: performance.now() when it was handed over');
 });
 

@@ -9,14 +9,17 @@ import t, { type Test } from 'tap';
 import { request } from 'undici';
 import { operations } from '../../../spec/operations.js';
 import { createClock } from '../../../src/server/clock.js';
+import { DEVELOPMENT_API_KEY } from '../../../src/server/decisions.js';
 import { createDocsHandler, DOCS_PREFIX, isDocsTarget } from '../../../src/server/docs.js';
+import { FINDINGS_JS, initScript } from '../../../src/server/docs-scripts.js';
 import { createResponder } from '../../../src/server/respond.js';
 import { servedDocument } from '../../../src/server/served-spec.js';
+import { startTestServer } from '../../helpers/server.js';
 
 const SWAGGER_UI = (createRequire(import.meta.url)('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
 
 /** A server on 127.0.0.1 that answers every request with the docs handler alone; its origin. */
-async function startDocs(t: Test, basePath: string, options: { findings?: boolean } = {}): Promise<string> {
+async function startDocs(t: Test, basePath: string, options: { findings?: boolean; developmentKey?: string } = {}): Promise<string> {
   const docs = createDocsHandler(operations, basePath, createResponder(createClock()), options);
   const server = createServer((req, res) => docs({ req, res, headers: undefined, arrived: 0, toControl: false, seq: 0 }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -70,10 +73,17 @@ t.test("the set-up shows the served document, and does not send it to the intern
   const r = await get(`${origin}/docs/init.js`);
   t.equal(r.status, 200);
   t.equal(r.headers['content-type'], 'text/javascript; charset=utf-8');
-  t.match(r.text, /SwaggerUIBundle\(\{/);
-  t.match(r.text, 'url: "/docs/openapi.json"');
-  t.match(r.text, 'validatorUrl: null');
-  t.match(r.text, "dom_id: '#swagger-ui'");
+  t.equal(r.text, initScript({ specUrl: '/docs/openapi.json' }), "docs-scripts.ts's set-up, given no key");
+  t.notMatch(r.text, 'preauthorizeApiKey');
+});
+
+t.test("given the development key, the set-up authorizes the page with it, for the document's security scheme", async (t) => {
+  const origin = await startDocs(t, '/v1', { developmentKey: 'petstore-dev-key' });
+  const r = await get(`${origin}/docs/init.js`);
+  t.equal(r.status, 200);
+  t.equal(r.text, initScript({ specUrl: '/docs/openapi.json', developmentKey: { scheme: 'bearerAuth', key: 'petstore-dev-key' } }));
+  const schemes = Object.keys((servedDocument(operations, '/v1') as { components: { securitySchemes: object } }).components.securitySchemes);
+  t.strictSame(schemes, ['bearerAuth'], 'the scheme Authorize takes the key for');
 });
 
 t.test('/docs/openapi.json is the served document for the base path, as JSON', async (t) => {
@@ -141,12 +151,41 @@ t.test('with the control API served, the page shows the findings panel and its s
   const script = await get(`${withFindings}/docs/findings.js`);
   t.equal(script.status, 200);
   t.equal(script.headers['content-type'], 'text/javascript; charset=utf-8');
-  t.match(script.text, 'fetch("/__control/findings"', 'it reads the control API');
-  t.match(script.text, "Authorization: 'Bearer ' + k", 'with the key given to Authorize');
-  t.notMatch(script.text, /innerHTML/, 'findings quote what clients sent: never written as markup');
+  t.equal(script.text, FINDINGS_JS, 'the findings panel of docs-scripts.ts');
 
   const without = await startDocs(t, '/v1');
   const plain = (await get(`${without}/docs`)).text;
   t.notMatch(plain, 'petstore-findings');
   t.notMatch(plain, 'findings.js');
+});
+
+// Issue 47 §8: the page comes authorized with the development key, which the
+// server prints anyway; a configured key is a secret, and the page is public.
+t.test('a whole server: the development key is in the set-up only when no key is configured; a configured key is in no file under /docs', async (t) => {
+  const files = async (origin: string) => {
+    const paths = [
+      '/docs',
+      '/docs/init.js',
+      '/docs/findings.js',
+      '/docs/openapi.json',
+      '/docs/swagger-ui.css',
+      '/docs/swagger-ui-bundle.js',
+      '/docs/favicon-32x32.png',
+    ];
+    const served = await Promise.all(paths.map(async (path) => [path, await get(origin + path)] as const));
+    for (const [path, r] of served) t.equal(r.status, 200, `${path} is served`);
+    return served;
+  };
+  const plain = await startTestServer(t);
+  const init = (await get(`${new URL(plain.url).origin}/docs/init.js`)).text;
+  t.match(init, `window.ui.preauthorizeApiKey("bearerAuth", ${JSON.stringify(DEVELOPMENT_API_KEY)})`, 'no key configured: the development key');
+
+  const SECRET = 'configured-key-7f3a';
+  for (const apiKeys of [[SECRET], ['other-key', SECRET]]) {
+    const configured = await startTestServer(t, { apiKeys });
+    for (const [path, r] of await files(new URL(configured.url).origin)) {
+      t.notOk(r.body.includes(SECRET), `${path}: not the configured key`);
+      t.notOk(r.body.includes(DEVELOPMENT_API_KEY), `${path}: nor the development key, which this server refuses`);
+    }
+  }
 });

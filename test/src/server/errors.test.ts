@@ -4,6 +4,7 @@
 import t, { type Test } from 'tap';
 import { StoreUnavailableError, type Store } from '../../../src/store/index.js';
 import { errorCatalog, errorJson } from '../../../src/server/index.js';
+import { errorMessage } from '../../../src/server/errors.js';
 import type { ApiResponse, CallOptions } from '../../helpers/api-client.js';
 import { checkAgainstSpec } from '../../helpers/spec-guard.js';
 import { connect, parseRawResponse, rawExchange, readAll } from '../../helpers/raw-socket.js';
@@ -143,4 +144,11 @@ t.test('errorCatalog gives each code one HTTP error status and a meaning', async
 t.test('errorJson writes {code, message, status} with the status of the code', async (t) => {
   t.strictSame(JSON.parse(errorJson('pet_not_found', 'no animal has id 3')), { code: 'pet_not_found', message: 'no animal has id 3', status: 404 });
   t.strictSame(JSON.parse(errorJson('unauthorized', 'quote " and \\')), { code: 'unauthorized', message: 'quote " and \\', status: 401 });
+});
+
+t.test('errorMessage reads back the message errorJson wrote, from text or bytes; of anything else, nothing', async (t) => {
+  const body = errorJson('unauthorized', 'quote " and \\');
+  t.equal(errorMessage(body), 'quote " and \\');
+  t.equal(errorMessage(Buffer.from(body)), 'quote " and \\');
+  for (const other of [undefined, '', 'not JSON', '{"code":"x"}', 'null']) t.equal(errorMessage(other), '', String(other));
 });

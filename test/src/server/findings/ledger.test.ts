@@ -3,7 +3,7 @@
 // without bound. And the count, the first and the last request per finding.
 import t from 'tap';
 import { createClock } from '../../../../src/server/clock.js';
-import { createFindingLedger } from '../../../../src/server/findings/ledger.js';
+import { createFindingLedger, type NotedRequest } from '../../../../src/server/findings/ledger.js';
 import { MAX_FINDINGS_PER_RULE, type FindingDraft } from '../../../../src/server/findings/finding.js';
 import { startTestServer } from '../../../helpers/server.js';
 import { request } from 'undici';
@@ -81,4 +81,36 @@ t.test('a request that shows a finding is marked with its severity and rule, eac
   ledger.note(x, draft('a'));
   ledger.note(x, { ...draft('b'), severity: 'error', rule: '/paths' });
   t.equal(x.findings, 'warning /paths/~1pets/get/parameters, error /paths');
+});
+
+t.test('a request is marked for its answer: its findings’ codes in the order found and their hints, each once', async (t) => {
+  const ledger = createFindingLedger({ clock: createClock(), redact: (s) => s, keys: [] });
+  const x: NotedRequest = requestNo(1);
+  ledger.note(x, { ...draft('stauts'), hint: 'listPets has no query parameter stauts: did you mean status?' });
+  t.equal(x.findingCodes, 'unknown_query_parameter');
+  t.equal(x.hints, 'listPets has no query parameter stauts: did you mean status?');
+  ledger.note(x, { ...draft('page'), hint: 'listPets has no query parameter page: it was ignored' });
+  ledger.note(x, { ...draft('stauts'), hint: 'listPets has no query parameter stauts: did you mean status?' });
+  ledger.note(x, { ...draft(''), code: 'invalid_parameter', severity: 'error', rule: '/paths/~1pets/get/parameters/0' });
+  t.equal(x.findingCodes, 'unknown_query_parameter, invalid_parameter', 'a code once, however many findings have it');
+  t.equal(
+    x.hints,
+    'listPets has no query parameter stauts: did you mean status?; listPets has no query parameter page: it was ignored',
+    'a hint once; a finding without one adds none',
+  );
+  const quiet: NotedRequest = requestNo(2);
+  ledger.note(quiet, { ...draft('x'), code: 'deprecated_operation' });
+  t.equal(quiet.findingCodes, 'deprecated_operation');
+  t.equal(quiet.hints, undefined, 'no hint: nothing for a message to end with');
+});
+
+t.test('a code or hint that is only a part of one noted before is noted still', async (t) => {
+  const ledger = createFindingLedger({ clock: createClock(), redact: (s) => s, keys: [] });
+  const x: NotedRequest = requestNo(1);
+  ledger.note(x, { ...draft('a'), code: 'unknown_query_parameter', hint: 'ab: did you mean a?' });
+  ledger.note(x, { ...draft('b'), code: 'unknown_query_parameter', hint: 'b: did you mean a?' });
+  t.equal(x.hints, 'ab: did you mean a?; b: did you mean a?');
+  const y: NotedRequest = { seq: 2, req: {}, findingCodes: 'unauthorized_form' };
+  ledger.note(y, { ...draft('c'), code: 'unauthorized' });
+  t.equal(y.findingCodes, 'unauthorized_form, unauthorized');
 });

@@ -232,4 +232,10 @@ t.test('an id no pet has is told at the 404, by the last segment of the path; on
     rounded.message,
     /^«9007199254740996» is not an id this server gave, but 9007199254740995 is, and JSON\.parse turns 9007199254740995 into «9007199254740996»/,
   );
+  t.equal(
+    rounded.hint,
+    'was it rounded from 9007199254740995, an id this server gave? (JSON.parse keeps 53 bits)',
+    'what the 404’s message ends with: the id the client was given',
+  );
+  t.notOk('hint' in draft(request('GET', '/v1/pets/12'), 'pet_not_found', getPet), 'a plain 404 has none: its Error says it already');
 });

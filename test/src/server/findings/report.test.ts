@@ -110,7 +110,7 @@ t.test('the page at /docs shows a findings panel fed by the control API; without
   t.equal(script.statusCode, 200);
   t.match(script.headers['content-type'], /^text\/javascript/);
   const text = await script.body.text();
-  t.match(text, /fetch\("\/__control\/findings"/, 'reads GET /__control/findings');
+  t.match(text, /ask\("\/__control\/findings", k\)/, 'reads GET /__control/findings');
   t.match(text, /authSelectors/, 'with the key given to Authorize');
   t.notMatch(text, /innerHTML/, 'never as markup');
   const off = await startTestServer(t, { apiKeys: [KEY], control: false });

@@ -25,6 +25,7 @@ t.test('an unknown query parameter is a warning at the operation’s parameters,
     sent: '«Limit=5»',
     expected: 'limit or status; did you mean limit?',
     message: 'listPets has no query parameter «Limit»: it was ignored (did you mean limit?), so the answer is not filtered or limited by it',
+    hint: 'listPets has no query parameter «Limit»: did you mean limit?',
   });
 });
 
@@ -33,6 +34,7 @@ t.test('a parameter sent without a value is shown by its name alone', async (t) 
   t.equal(draft.sent, '«verbose»');
   t.equal(draft.expected, 'limit or status', 'nothing near: no suggestion');
   t.notMatch(draft.message, /did you mean/);
+  t.equal(draft.hint, 'listPets has no query parameter «verbose»: it was ignored', 'an Error’s message says it was ignored, no guess');
 });
 
 t.test('an operation without query parameters says so; a key sent in the query is not shown', async (t) => {
@@ -58,6 +60,7 @@ t.test('an unknown body field is a warning at the schema’s properties, naming 
     sent: '«nmae»: "Rex"',
     expected: 'only name, categoryId, status; did you mean name?',
     message: 'the body field «nmae» is not part of the interface: it was ignored and not stored (did you mean name?)',
+    hint: 'the body has no field «nmae»: did you mean name?',
   });
 });
 
@@ -66,6 +69,7 @@ t.test('a body field’s value is redacted, and a long one is shown by its size 
   t.equal(secret.sent, '«token»: "[redacted]"');
   t.equal(secret.expected, 'only name, categoryId, status', 'nothing near: no suggestion');
   t.notMatch(secret.message, /did you mean/);
+  t.equal(secret.hint, 'the body has no field «token»: it was ignored', 'the name as shown; never the value');
   const long = unknownFieldDraft(createPet, 'owner', JSON.stringify('x'.repeat(80)), shown, redact);
   t.equal(long.sent, '«owner»: a string of 82 characters');
   const object = unknownFieldDraft(createPet, 'owner', JSON.stringify({ notes: 'y'.repeat(70) }), shown, redact);
