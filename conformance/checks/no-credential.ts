@@ -12,7 +12,7 @@
 import { whereTheyDiffer } from '../show.js';
 import fc from 'fast-check';
 import type { OperationDescriptor } from '../../spec/operations.js';
-import type { JsonObject, JsonValue } from '../../spec/json/index.js';
+import type { JsonValue } from '../../spec/json/index.js';
 import { fillPath, refusedAuthorizationExamples, sampleValidBody } from '../arbitraries/requests.js';
 import { routeSpellings } from '../arbitraries/spellings.js';
 import { METHODS } from '../catalogues/methods.js';

@@ -13,10 +13,12 @@ import type { OperationDescriptor, ParameterDescriptor } from '../../spec/operat
 import { stringifyJson, type JsonObject } from '../../spec/json/index.js';
 import { fillPath, invalidBody, invalidBodyExamples, sampleValidBody, validBody } from '../arbitraries/requests.js';
 import { routeSpellings } from '../arbitraries/spellings.js';
+import { REGISTERED_FIELDS, VALUE_KINDS } from '../catalogues/field-registry.js';
+import { METHODS } from '../catalogues/methods.js';
 import { integerRange } from '../arbitraries/schema.js';
 import { propertyCheck } from '../check.js';
 import { createOperation, filterParameters, getOperation, listOperation, pageSizeParameter } from '../checks/family-requests.js';
-import type { WireRequest } from '../client.js';
+import { basePathOf, type WireRequest } from '../client.js';
 import type { Tolerance } from '../tolerances.js';
 import type { ToleratedCounts } from '../checks/universal.js';
 import { Violation, type Check, type CheckContext } from '../vocabulary.js';
@@ -53,6 +55,9 @@ interface Composed {
   };
   /** Another spelling of the route (routes' catalogue), sent only without the valid key: what it answers is open, but never pet data. */
   readonly spelling: number | undefined;
+  /** A registered field with a value an attacker chooses, and another method from the registry: only without the valid key. */
+  readonly field?: { readonly index: number; readonly value: string };
+  readonly method?: number;
 }
 
 export function composedCheck(ctx: CheckContext, session: OracleSession, table: readonly Tolerance[], tolerated: ToleratedCounts): Check | undefined {
@@ -74,34 +79,39 @@ export function composedCheck(ctx: CheckContext, session: OracleSession, table: 
     seedSection: 'seed §4, §5; RFC 9110 §5.1, §12.5.1; RFC 3986 §2.1; RFC 8259 §2',
     writes: kinds.includes('create'),
     arbitrary: (c) =>
-      fc.record({
-        operation: fc.constantFrom(...kinds),
-        credential: fc.constantFrom('valid' as const, 'valid' as const, 'none' as const, 'wrong' as const),
-        nameCase: fc.constantFrom(...NAME_CASES),
-        accept: fc.constantFrom(...ACCEPTS),
-        harmless: fc.option(fc.nat({ max: HARMLESS.length - 1 }), { nil: undefined }),
-        query: fc.record(
-          {
-            size: size ? fc.bigInt(...integerRange(size.schema)) : fc.constant(undefined),
-            filter: filter ? fc.constantFrom(...((filter.schema['enum'] ?? []) as string[])) : fc.constant(undefined),
-            reversed: fc.boolean(),
-            encoded: fc.boolean(),
-            unknown: fc.nat({ max: UNKNOWN_NAMES.length - 1 }),
-          },
-          { requiredKeys: ['reversed', 'encoded'] },
-        ),
-        pet: fc.nat(),
-        body: fc.record(
-          {
-            value: create ? validBody(create, c.options.namePrefix).map((b) => b.value as JsonObject) : fc.constant({}),
-            reversed: fc.boolean(),
-            spaced: fc.boolean(),
-            invalid: create ? invalidBody(create, c.options.namePrefix).map((b) => ({ label: b.label, text: b.text })) : fc.constant(undefined),
-          },
-          { requiredKeys: ['value', 'reversed', 'spaced'] },
-        ),
-        spelling: fc.option(fc.nat({ max: 31 }), { nil: undefined, freq: 4 }),
-      }),
+      fc.record(
+        {
+          operation: fc.constantFrom(...kinds),
+          credential: fc.constantFrom('valid' as const, 'valid' as const, 'none' as const, 'wrong' as const),
+          nameCase: fc.constantFrom(...NAME_CASES),
+          accept: fc.constantFrom(...ACCEPTS),
+          harmless: fc.option(fc.nat({ max: HARMLESS.length - 1 }), { nil: undefined }),
+          query: fc.record(
+            {
+              size: size ? fc.bigInt(...integerRange(size.schema)) : fc.constant(undefined),
+              filter: filter ? fc.constantFrom(...((filter.schema['enum'] ?? []) as string[])) : fc.constant(undefined),
+              reversed: fc.boolean(),
+              encoded: fc.boolean(),
+              unknown: fc.nat({ max: UNKNOWN_NAMES.length - 1 }),
+            },
+            { requiredKeys: ['reversed', 'encoded'] },
+          ),
+          pet: fc.nat(),
+          body: fc.record(
+            {
+              value: create ? validBody(create, c.options.namePrefix).map((b) => b.value as JsonObject) : fc.constant({}),
+              reversed: fc.boolean(),
+              spaced: fc.boolean(),
+              invalid: create ? invalidBody(create, c.options.namePrefix).map((b) => ({ label: b.label, text: b.text })) : fc.constant(undefined),
+            },
+            { requiredKeys: ['value', 'reversed', 'spaced'] },
+          ),
+          spelling: fc.option(fc.nat({ max: 31 }), { nil: undefined, freq: 4 }),
+          field: fc.record({ index: fc.nat({ max: REGISTERED_FIELDS.length - 1 }), value: attackerValue(basePathOf(c.options.baseUrl)) }),
+          method: fc.nat({ max: METHODS.length - 1 }),
+        },
+        { requiredKeys: ['operation', 'credential', 'nameCase', 'accept', 'harmless', 'query', 'pet', 'body', 'spelling'] },
+      ),
     // One request per perturbation and credential, so that no class of them is left to chance.
     examples: (c) => examplesOf(c, kinds, { create, size, filter }),
     async predicate(c, composed) {
@@ -144,6 +154,15 @@ function examplesOf(
     body: { value, reversed: false, spaced: false },
     spelling: undefined,
   };
+  const basePath = basePathOf(c.options.baseUrl);
+  const attacks: Composed[] = [
+    ...REGISTERED_FIELDS.map((_, index) => ({
+      ...plain,
+      credential: 'none' as const,
+      field: { index, value: VALUE_KINDS[index % VALUE_KINDS.length]!.values(basePath)[0]! },
+    })),
+    ...METHODS.map((_, method) => ({ ...plain, credential: 'none' as const, method })),
+  ];
   const variants = (operation: Composed['operation']): Composed[] => [
     ...(['valid', 'none', 'wrong'] as const).map((credential) => ({ ...plain, operation, credential })),
     ...NAME_CASES.slice(1).map((nameCase) => ({ ...plain, operation, nameCase })),
@@ -152,6 +171,7 @@ function examplesOf(
   ];
   return [
     ...kinds.flatMap(variants),
+    ...attacks,
     ...(kinds.includes('list')
       ? [
           { ...plain, operation: 'list' as const, query: { ...plain.query, encoded: true } },
@@ -185,7 +205,10 @@ function requestOf(c: CheckContext, op: OperationDescriptor, composed: Composed,
   if (credential !== undefined) headers[cased('authorization', composed.nameCase)] = credential;
   const base = { method: op.method, operationId: op.operationId, headers };
   const respelled = (request: WireRequest): WireRequest => {
-    if (composed.spelling === undefined || composed.credential === 'valid') return request;
+    if (composed.credential === 'valid') return request;
+    const attacked = withAttack(request, composed);
+    if (composed.spelling === undefined) return attacked;
+    request = attacked;
     const [path, query = ''] = request.path.split('?');
     const spellings = routeSpellings(request.method, op.path, path!);
     const spelling = spellings[composed.spelling % spellings.length]!;
@@ -216,6 +239,20 @@ function cased(name: string, nameCase: Composed['nameCase']): string {
   if (nameCase === 'UPPER') return name.toUpperCase();
   if (nameCase === 'Title') return name.replace(/(^|-)([a-z])/g, (_m, dash: string, letter: string) => dash + letter.toUpperCase());
   return name;
+}
+
+/** Without the valid key, the registry's field with the attacker's value, and the registry's method, where drawn: open, but never served. */
+function withAttack(request: WireRequest, composed: Composed): WireRequest {
+  if (composed.field === undefined && composed.method === undefined) return request;
+  const headers = { ...request.headers };
+  if (composed.field) headers[REGISTERED_FIELDS[composed.field.index]!] = composed.field.value;
+  const method = composed.method === undefined ? request.method : METHODS[composed.method]!.method;
+  return { ...request, method, headers, offSpec: true };
+}
+
+/** A value from one of the kinds an attacker chooses, or a random token. */
+function attackerValue(basePath: string): fc.Arbitrary<string> {
+  return fc.oneof(...VALUE_KINDS.map((kind) => fc.constantFrom(...kind.values(basePath))), fc.stringMatching(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,16}$/));
 }
 
 /** Every byte as %XX: what a client may send for any character (RFC 3986 §2.1), and a server decodes. */

@@ -3,7 +3,8 @@
  * like), so that int64 values survive: JSON.parse turns 9007199254740993 into
  * 9007199254740992, and such a client reads every body with `response.json()`.
  * The answers it returns read JSON bodies with the package's lossless codec:
- * integers beyond 2^53 as bigint, the rest as numbers. Pair it with
+ * every integer as a bigint (so an id is one type, whatever its size), a
+ * number with a fraction or an exponent as a number. Pair it with
  * `stringifyJson` as the body serializer, which writes a bigint as its
  * digits. docs/stand-in.md gives the recipe, with the types to generate.
  */

@@ -11,7 +11,12 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
 const carried = (JSON.parse(read('package.json')) as { files: string[] }).files.filter((f) => !f.startsWith('!'));
 const isCarried = (path: string) => carried.some((entry) => path === entry || path.startsWith(`${entry.replace(/\/$/, '')}/`));
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** GitHub's anchor of a heading: lower case, punctuation but hyphens and spaces dropped, spaces as hyphens. */
 const anchorOf = (heading: string) =>

@@ -28,9 +28,17 @@ t.test('a created pet and the list read back with their int64 values exact', asy
   t.equal(plain[0]!.id, 9007199254740992, 'where the platform fetch rounds it');
 });
 
-t.test('small integers stay numbers, errors keep their status and body, other answers pass as they came', async (t) => {
+t.test('small integers are bigints too, errors keep their status and body, other answers pass as they came', async (t) => {
   const { url, key } = await startTestServer(t);
   const fetchJson = losslessFetch();
+  const created = await fetchJson(`${url}/pets`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: '{"name":"Rex","categoryId":3}',
+  });
+  const pet = (await created.json()) as { id: unknown; categoryId: unknown };
+  t.equal(pet.id, 1n, 'every integer a bigint, small ones too: an id is one type whatever its size');
+  t.equal(pet.categoryId, 3n);
   const refused = await fetchJson(`${url}/pets`);
   t.equal(refused.status, 401);
   t.match(await refused.json(), { code: 'unauthorized', status: 401n });

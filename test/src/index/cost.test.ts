@@ -23,7 +23,13 @@ function staticReach(entry: string): Set<string> {
       if (m[2]) continue;
       const specifier = m[3]!;
       if (specifier.startsWith('.')) visit(normalize(join(dirname(file), specifier.replace(/\.js$/, '.ts'))));
-      else bare.add(specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
+      else
+        bare.add(
+          specifier
+            .split('/')
+            .slice(0, specifier.startsWith('@') ? 2 : 1)
+            .join('/'),
+        );
     }
   };
   visit(entry);
@@ -33,7 +39,8 @@ function staticReach(entry: string): Set<string> {
 t.test("the stand-in's entry imports no Redis client, Prism or fast-check", async (t) => {
   const reached = staticReach('src/index.ts');
   t.ok(reached.size > 0 && reached.has('node:http'), `it reaches what it needs: ${[...reached].sort().join(', ')}`);
-  for (const heavy of ['redis', '@stoplight/prism-http', '@stoplight/prism-core', 'fast-check']) t.notOk(reached.has(heavy), `${heavy} is not imported statically`);
+  for (const heavy of ['redis', '@stoplight/prism-http', '@stoplight/prism-core', 'fast-check'])
+    t.notOk(reached.has(heavy), `${heavy} is not imported statically`);
 });
 
 t.test("the suite's entry does import them: the walk would see them", async (t) => {
