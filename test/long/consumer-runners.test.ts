@@ -86,6 +86,29 @@ test('a created pet is listed by its status', async () => {
 `;
 };
 
+/**
+ * A client that reads ids with JSON.parse (res.json()) and fails on its own, with a 404: the answer it gets
+ * already says why (issue 47 §2), in its header and in the Error's message, which is all such a test shows.
+ */
+const ROUNDED_TEST = `import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer } from 'petstore-harness';
+
+let api;
+before(async () => (api = await startServer({ ids: 'large' })));
+after(() => api.close());
+
+test('a rounded id is refused with its cause in the answer', async () => {
+  const headers = { authorization: 'Bearer ' + api.apiKey, 'content-type': 'application/json' };
+  const created = await (await fetch(api.url + '/pets', { method: 'POST', headers, body: '{"name":"Rex","categoryId":1}' })).json();
+  assert.equal(created.id, 9007199254740992, 'res.json() rounded 9007199254740993');
+  const res = await fetch(api.url + '/pets/' + created.id, { headers });
+  assert.equal(res.status, 404);
+  assert.match(res.headers.get('petstore-finding'), /rounded_id/);
+  assert.match((await res.json()).message, /was it rounded from 9007199254740993/);
+});
+`;
+
 const PROJECTS = {
   node: { type: 'module', file: 'test/pets-client.test.js', install: [] as string[], command: [process.execPath, '--test', 'test/'] },
   jest: { type: undefined, file: 'test/pets-client.test.js', install: ['jest@30'], command: ['npx', 'jest'] },
@@ -118,6 +141,7 @@ for (const [runner, project] of Object.entries(PROJECTS) as [keyof typeof PROJEC
     const [command, ...args] = project.command;
 
     writeFileSync(join(dir, clientFile), client(moduleSystem, 'status'));
+    if (runner === 'node') writeFileSync(join(dir, 'test/rounded.test.js'), ROUNDED_TEST);
     const passed = await run(command, args, dir, userEnv({ CI: 'true' }));
     t.equal(passed.code, 0, `${project.command.join(' ')} passes: ${(passed.stdout + passed.stderr).slice(-3000)}`);
 
