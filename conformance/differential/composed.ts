@@ -206,7 +206,7 @@ function requestOf(c: CheckContext, op: OperationDescriptor, composed: Composed,
   const base = { method: op.method, operationId: op.operationId, headers };
   const respelled = (request: WireRequest): WireRequest => {
     if (composed.credential === 'valid') return request;
-    const attacked = withAttack(request, composed);
+    const attacked = withAttack(request, composed, c.options.readOnly);
     if (composed.spelling === undefined) return attacked;
     request = attacked;
     const [path, query = ''] = request.path.split('?');
@@ -242,13 +242,18 @@ function cased(name: string, nameCase: Composed['nameCase']): string {
 }
 
 /** Without the valid key, the registry's field with the attacker's value, and the registry's method, where drawn: open, but never served. */
-function withAttack(request: WireRequest, composed: Composed): WireRequest {
-  if (composed.field === undefined && composed.method === undefined) return request;
-  const headers = { ...request.headers };
-  if (composed.field) headers[REGISTERED_FIELDS[composed.field.index]!] = composed.field.value;
-  const method = composed.method === undefined ? request.method : METHODS[composed.method]!.method;
-  return { ...request, method, headers, offSpec: true };
+function withAttack(request: WireRequest, composed: Composed, readOnly: boolean): WireRequest {
+  // Under --read-only nothing may ask for a change, even without a key: a staging that wrongly honours it would lose pets.
+  const method = composed.method === undefined || (readOnly && !METHODS[composed.method]!.safe) ? undefined : METHODS[composed.method]!.method;
+  const name = composed.field ? REGISTERED_FIELDS[composed.field.index]! : undefined;
+  const field = name && !(readOnly && OVERRIDES.has(name) && !SAFE_METHODS.has(composed.field!.value.toUpperCase())) ? name : undefined;
+  if (field === undefined && method === undefined) return request;
+  return { ...request, method: method ?? request.method, headers: { ...request.headers, ...(field ? { [field]: composed.field!.value } : {}) }, offSpec: true };
 }
+
+/** The fields that name another method for a request (catalogues/request-fields.ts says who acts on them). */
+const OVERRIDES = new Set(['x-http-method-override', 'x-http-method', 'x-method-override', 'x-original-method']);
+const SAFE_METHODS = new Set(METHODS.filter((m) => m.safe).map((m) => m.method));
 
 /** A value from one of the kinds an attacker chooses, or a random token. */
 function attackerValue(basePath: string): fc.Arbitrary<string> {
