@@ -59,7 +59,7 @@
  *
  * Exit code 1 when a mutant survives that is not listed as equivalent.
  * `--family auth` runs one family's targets (`--family a,b` several); `--list` prints the mutants;
- * `--count` only counts them (nothing is run); `--file TEXT` keeps the targets whose path contains TEXT;
+ * `--count` only counts them (nothing is run); `--file TEXT` keeps the targets whose path contains TEXT (`--file a,b`: either);
  * `--lines 94,120-124` keeps the mutants on those lines (to see what a new fixture kills);
  * `--progress FILE` keeps the progress in FILE, so that a run stopped (or
  * timed out) goes on from there when started again with the same FILE. A mutant recorded in
@@ -120,6 +120,8 @@ const TARGETS = [
   { file: 'conformance/checks/limits.ts', family: 'limits', tests: ['test/conformance/runner/property-runs.test.ts'] },
   { file: 'conformance/arbitraries/requests.ts', family: 'limits', only: ['invalidParameterTexts'] },
   { file: 'conformance/checks/state.ts', family: 'state', tests: ['test/conformance/checks/state.test.ts'] },
+  // Always on unless --read-only, so every state run ends with it; its failures are the state family's.
+  { file: 'conformance/checks/accounting.ts', family: 'state', tests: ['test/conformance/checks/accounting.test.ts'] },
   // With its catalogue of JSON texts (module-level: judged in a child process each).
   { file: 'conformance/checks/json.ts', family: 'json', tests: ['test/conformance/checks/json.test.ts'] },
   { file: 'conformance/catalogues/json-texts.ts', family: 'json', tests: ['test/conformance/catalogues/json-texts.test.ts'] },
@@ -131,6 +133,9 @@ const TARGETS = [
   { file: 'conformance/catalogues/preconditions-and-ranges.ts', family: 'http', optIn: true, tests: ['test/conformance/checks/http.test.ts', 'test/conformance/checks/responses/off-spec.test.ts'] },
   // The rules judge answers other families' requests get too (a 304 to an invariants request): their test gives those.
   { file: 'conformance/checks/http-rules.ts', family: 'http', optIn: true, tests: ['test/conformance/checks/http-rules.test.ts'] },
+  // What the answers name and the dates and tags they state, judged over the http family's own traffic.
+  { file: 'conformance/checks/references.ts', family: 'http', optIn: true, tests: ['test/conformance/checks/references.test.ts'] },
+  { file: 'conformance/checks/validators.ts', family: 'http', optIn: true, tests: ['test/conformance/checks/validators.test.ts'] },
   // any-request draws nothing at the runs the corpus is judged at (its examples fill them): its test judges what it draws.
   { file: 'conformance/checks/invariants.ts', family: 'invariants', optIn: true, tests: ['test/conformance/checks/invariants/any-request.test.ts', 'test/conformance/checks/invariants/rules.test.ts', 'test/conformance/checks/invariants/owns-fields.test.ts', 'test/conformance/checks/responses/off-spec.test.ts', 'test/conformance/runner/read-only.test.ts'] },
   // What it takes for pet data in an answer no fixture gives (a public list, a null, a pet 64 levels down): its test.
@@ -149,6 +154,23 @@ const TARGETS = [
   { file: 'conformance/checks/leaks.ts', family: 'leaks', tests: ['test/conformance/checks/leaks.test.ts'] },
   // The judge of every answer: it only observes, so each fixture's traffic is recorded once and replayed into it.
   { file: 'conformance/checks/responses.ts', family: 'responses', tests: ['test/conformance/checks/responses.test.ts'] },
+  // The rules over every answer: always on, whatever the families, and reported under responses, so judged as
+  // responses.ts is, from the recorded traffic (see judgedFailing).
+  { file: 'conformance/checks/universal.ts', family: 'responses', tests: ['test/conformance/checks/universal.test.ts'] },
+  // The oracle exists only in a run given one: its runs get the reference server, as the CLI starts it (see caught).
+  { file: 'conformance/differential/outcome.ts', family: 'oracle', tests: ['test/conformance/differential/outcome.test.ts'] },
+  { file: 'conformance/differential/compare.ts', family: 'oracle', tests: ['test/conformance/differential/compare.test.ts'] },
+  { file: 'conformance/differential/mirror.ts', family: 'oracle', tests: ['test/conformance/differential/mirror.test.ts'] },
+  // Its rows relax the rules over every answer (responses) and the oracle's comparison (same-outcome): a row's
+  // mutant is judged by the runs of either that reached it. Its test proves each row needed by a correct server;
+  // the rules' and the comparison's tests give the answers each row must not excuse.
+  {
+    file: 'conformance/tolerances.ts',
+    family: 'tolerances',
+    judgedBy: ['responses', 'oracle'],
+    optIn: true,
+    tests: ['test/conformance/tolerances.test.ts', 'test/conformance/checks/universal.test.ts', 'test/conformance/differential/compare.test.ts'],
+  },
   { file: 'conformance/checks/concurrency.ts', family: 'concurrency', tests: ['test/conformance/runner/property-runs.test.ts', 'test/conformance/checks/concurrency.test.ts'] },
   // The helpers several families share: each mutant is judged by every family whose runs reach it (judgedBy),
   // each run only where the unmutated run of that fixture and family reached the mutant (see baselineOfHelpers).
@@ -199,7 +221,7 @@ const RUN_ALLOWANCE_MS = 5_000;
 const MAX_WORKERS = 100;
 
 /** Object properties that only describe a check or a result. */
-const DESCRIPTIVE = new Set(['title', 'requirement', 'seedSection', 'seed', 'observed', 'referenceBehaviour', 'reference', 'label', 'description', 'note', 'decision']);
+const DESCRIPTIVE = new Set(['title', 'requirement', 'seedSection', 'seed', 'observed', 'referenceBehaviour', 'reference', 'label', 'description', 'note', 'decision', 'allows', 'seenIn', 'source']);
 /** Calls whose arguments never decide a pass or a failure. */
 const SILENT_CALLS = new Set(['cover', 'unspecified', 'advise']);
 /** Constructors whose first argument is a message only. */
@@ -433,12 +455,14 @@ function sourcesDigest(targets) {
 function chooseTargets(args) {
   const familyArg = optionValue(args, '--family');
   const chosen = familyArg?.split(',');
-  // --file TEXT: only the targets whose path contains TEXT (a part of a large family, run and triaged on its own).
+  // --file TEXT: only the targets whose path contains TEXT (a part of a large family, run and triaged on its own);
+  // --file a,b: those whose path contains either (the new files of several families, in one run).
   const part = optionValue(args, '--file');
+  const parts = part?.split(',');
   // --lines 94,120-124: only the mutants on those lines of the chosen files (a fixture's kills checked without
   // the hours a whole family takes); the figures then describe those lines only.
   const lines = parseLines(optionValue(args, '--lines'));
-  const targets = TARGETS.filter((t) => (chosen ? chosen.includes(t.family) : !t.optIn) && (part === undefined || t.file.includes(part)));
+  const targets = TARGETS.filter((t) => (chosen ? chosen.includes(t.family) : !t.optIn) && (parts === undefined || parts.some((p) => t.file.includes(p))));
   if ((chosen || part !== undefined) && targets.length === 0) throw new Error(`no target serves ${familyArg ?? 'the default families'}${part === undefined ? '' : ` in a file whose path contains ${part}`}`);
   return { targets, lines };
 }
@@ -509,8 +533,9 @@ async function work([progress, ...args]) {
     });
   }
   try {
-    // test/ whole: a target's tests import their helpers (test/helpers) like any other test.
-    for (const dir of ['conformance', 'spec', 'src', 'fixtures', 'test']) cpSync(join(root, dir), join(sandbox, dir), { recursive: true });
+    // test/ whole: a target's tests import their helpers (test/helpers) like any other test; docs/, as a test may
+    // hold a page to what it documents (tolerances.test.ts: the tolerance table of docs/conformance.md).
+    for (const dir of ['conformance', 'spec', 'src', 'fixtures', 'test', 'docs']) cpSync(join(root, dir), join(sandbox, dir), { recursive: true });
     for (const file of ['package.json', 'tsconfig.json']) cpSync(join(root, file), join(sandbox, file));
     for (const link of ['node_modules', 'dist']) symlinkSync(join(root, link), join(sandbox, link));
     const all = (await instrument(sandbox, targets)).map((m) => ({ ...m, switchId: m.id, described: describe(m) }));
@@ -681,10 +706,23 @@ async function load(sandbox) {
   /** What the judge reads of an exchange: a run's request bodies (up to megabytes each) are left out. */
   const slim = ({ family, request, response }) => ({
     family,
-    request: { method: request.method, path: request.path, headers: {}, operationId: request.operationId, ...(request.offSpec ? { offSpec: true } : {}) },
+    request: {
+      method: request.method,
+      path: request.path,
+      headers: {},
+      operationId: request.operationId,
+      ...(request.offSpec ? { offSpec: true } : {}),
+      // What the tolerance table reads of a request: a message written by hand, a path outside the base path.
+      ...(request.raw !== undefined ? { raw: request.raw } : {}),
+      ...(request.fromOrigin ? { fromOrigin: true } : {}),
+    },
     response,
   });
   async function judgedFailing(name) {
+    // Named by the fixture, in the sandbox: a child judging a module-level mutant replays what the worker recorded
+    // unmutated rather than recording it again (a whole run of every family per fixture, for each such mutant).
+    const file = join(sandbox, `traffic-${name}.bin`);
+    if (!traffic.has(name) && existsSync(file)) traffic.set(name, file);
     if (!traffic.has(name)) {
       const exchanges = [];
       const server = await startVariant(name, { apiKey: 'test-key' });
@@ -695,27 +733,54 @@ async function load(sandbox) {
         await server.close();
       }
       // On disk, not in memory: a run's answers are tens of megabytes, and there are a hundred fixtures.
-      const file = join(sandbox, `traffic-${traffic.size}.bin`);
       writeFileSync(file, serialize(exchanges));
       traffic.set(name, file);
     }
-    judging ??= Promise.all([imported('spec/operations.ts'), imported('conformance/response-validator.ts'), imported('conformance/checks/responses.ts')]).then(
-      async ([spec, validator, { createResponseJudge }]) => ({ operations: spec.operations, validator: await validator.createResponseValidator(spec.operations), createResponseJudge }),
-    );
-    const { operations, validator, createResponseJudge } = await judging;
+    judging ??= Promise.all([
+      imported('spec/operations.ts'),
+      imported('conformance/response-validator.ts'),
+      imported('conformance/checks/responses.ts'),
+      imported('conformance/checks/universal.ts'),
+      imported('conformance/tolerances.ts'),
+    ]).then(async ([spec, validator, { createResponseJudge }, { universalChecks }, { TOLERANCES }]) => ({
+      operations: spec.operations,
+      validator: await validator.createResponseValidator(spec.operations),
+      createResponseJudge,
+      universalChecks,
+      TOLERANCES,
+    }));
+    const { operations, validator, createResponseJudge, universalChecks, TOLERANCES } = await judging;
     const judge = createResponseJudge(operations, validator);
-    for (const exchange of deserialize(readFileSync(traffic.get(name)))) judge.observe(exchange);
-    return (await judge.outcomes()).some((o) => o.status === 'failed');
+    // The rules over every answer are on in every run, whatever its families, and may report under responses: their
+    // checks hear the replay as a run's client would let them, and count as the run would (a failure of the family).
+    const hearing = [];
+    const ctx = { operations, options: { strict: false }, client: { observe: (listener) => hearing.push(listener) }, unspecified() {} };
+    const universal = universalChecks(ctx, TOLERANCES, new Map());
+    for (const exchange of deserialize(readFileSync(traffic.get(name)))) {
+      judge.observe(exchange);
+      for (const listener of hearing) listener(exchange);
+    }
+    const outcomes = [...(await judge.outcomes()), ...(await Promise.all(universal.map((check) => check.run(ctx))))];
+    return outcomes.some((o) => o.status === 'failed' && [o.failure, ...(o.extraFailures ?? [])].some((f) => f?.family === 'responses'));
+  }
+  /** The reference server as the oracle, started as `petstore conform` starts it (cli/oracle.ts). */
+  async function startOracle() {
+    const { startServer } = await imported('src/index.ts');
+    const server = await startServer({ apiKeys: ['test-key'], ids: 'random', control: false, docs: false, findings: false });
+    return { target: { baseUrl: server.url, apiKey: 'test-key', label: 'the reference server', inProcess: true }, close: () => server.close() };
   }
   /** Whether the family's checks report a failure for this implementation ("base" or a fixture). */
   async function caught(name, family) {
     if (family === 'responses') return judgedFailing(name);
     const server = await startVariant(name, { apiKey: 'test-key' });
+    // The oracle family has checks only in a run given an oracle; no other family's run gets one (as with --no-oracle).
+    const oracle = family === 'oracle' ? await startOracle() : undefined;
     try {
-      const result = await runConformance({ baseUrl: server.url, apiKey: server.apiKey, families: [family], ...runFor(name) });
+      const result = await runConformance({ baseUrl: server.url, apiKey: server.apiKey, families: [family], ...(oracle ? { oracle: oracle.target } : {}), ...runFor(name) });
       return result.failures.some((f) => f.family === family);
     } finally {
       await server.close();
+      await oracle?.close();
     }
   }
   return { caught, implementations, families: FAMILIES };

@@ -11,7 +11,8 @@ import { judgePair, type PairFacts } from '../../conformance/differential/compar
 import type { OracleTarget } from '../../conformance/differential/mirror.js';
 import { createServer } from '../../src/server/index.js';
 import { runConformance } from '../../conformance/index.js';
-import { TOLERANCES } from '../../conformance/tolerances.js';
+import { GENERATED_NAME_CODE_POINTS } from '../../conformance/arbitraries/requests.js';
+import { interfaceMethods, operationPathOf, TOLERANCES } from '../../conformance/tolerances.js';
 import type { CheckContext, Family } from '../../conformance/vocabulary.js';
 import { startFramework } from '../../fixtures/frameworks/index.mjs';
 import { startVariant } from '../../fixtures/implementations/index.mjs';
@@ -50,6 +51,32 @@ async function start(t: Test, name: string): Promise<{ url: string; apiKey: stri
   t.teardown(() => server.close());
   return server;
 }
+
+t.test('the methods of the interface: those its operations use, and HEAD only with GET (RFC 9110 §9.3.2)', async (t) => {
+  t.same([...interfaceMethods(operations)].sort(), ['GET', 'HEAD', 'POST']);
+  t.same([...interfaceMethods(operations.filter((op) => op.method !== 'GET'))], ['POST']);
+});
+
+t.test('length-limit: a string longer than the run generates, anywhere in the body', async (t) => {
+  const row = TOLERANCES.find((r) => r.id === 'length-limit')!;
+  const applies = (body: unknown) =>
+    row.applies(
+      { family: 'validation', request: { method: 'POST', path: '/pets', headers: {}, operationId: 'createPet', body: JSON.stringify(body) } } as never,
+      operations,
+      { kind: 'accepted-refused', oracle: { status: 201, headers: {} }, op: undefined, lagging: false },
+    );
+  const long = 'x'.repeat(GENERATED_NAME_CODE_POINTS + 1);
+  t.equal(applies({ name: long, categoryId: 1 }), true);
+  t.equal(applies({ name: 'Rex', tags: [[long]] }), true, 'in an array');
+  t.equal(applies({ name: 'x'.repeat(GENERATED_NAME_CODE_POINTS), categoryId: 1 }), false, 'as long as the run generates');
+});
+
+t.test("a path is an operation's when it spells the template, its literal parts literally", async (t) => {
+  const ops = [{ path: '/a.b/{id}' }] as never;
+  t.equal(operationPathOf('/a.b/7?x=1', ops), '/a.b/{id}');
+  t.equal(operationPathOf('/aXb/7', ops), undefined, 'a dot is a dot');
+  t.equal(operationPathOf('/a.b/7/8', ops), undefined, 'a parameter is one segment');
+});
 
 t.test('every row of the table says where its leniency comes from', async (t) => {
   t.same(Object.keys(NEEDED_BY).sort(), TOLERANCES.map((row) => row.id).sort(), 'each row has a correct server that needs it, here');

@@ -8,7 +8,9 @@ import t, { type Test } from 'tap';
 import { createHearing, followedLinks, referencesCheck, referencesIn, toRead } from '../../../conformance/checks/references.js';
 import { createClient, type Exchange, type Observer } from '../../../conformance/client.js';
 import type { CheckContext } from '../../../conformance/vocabulary.js';
+import { runConformance } from '../../../conformance/index.js';
 import { operations } from '../../../spec/operations.js';
+import { startTestServer } from '../../helpers/server.js';
 
 const KEY = 'secret-key-123';
 
@@ -77,7 +79,7 @@ async function verdict(origin: Origin, exchanges: Exchange[], now?: number) {
 t.test('a Location that names the pet created passes, read once with the key', async (t) => {
   const origin = await startOrigin(t);
   const outcome = await verdict(origin, [created(1n, '/v1/pets/1'), created(1n, `${origin.url}/v1/pets/1`)]);
-  t.equal(outcome.status, 'passed');
+  t.match(outcome, { id: 'http.references', family: 'http', operationId: '*', status: 'passed' });
   t.same(origin.log, [`GET /v1/pets/1 Bearer ${KEY}`], 'the relative and the absolute form are one name, read once');
 });
 
@@ -156,6 +158,16 @@ t.test('names are resolved against the URL of the request they answer', async (t
   };
   t.equal(referencesIn(fromOrigin as never, base, 0)[0]?.url.href, 'http://127.0.0.1:1/admin/7');
   t.same(referencesIn(answer(200, { location: '/v1/pets/1' }, {}), base, 0), [], 'a Location on a 200 names no created resource');
+  t.same(
+    referencesIn(answer(300, { 'content-location': '/v1/pets/1' }, []), base, 0),
+    [],
+    'a Content-Location on a 300 names no representation of the content',
+  );
+  t.same(
+    referencesIn(answer(299, { 'content-location': '/v1/pets/1' }, []), base, 0).map((r) => r.field),
+    ['Content-Location'],
+    'on any 2xx it does',
+  );
   t.same(referencesIn(created(1n, 'http://['), base, 0), [], 'a Location that is no URI reference (http.location reports it)');
 });
 
@@ -163,6 +175,8 @@ t.test('followedLinks takes successor-version, alternate and deprecation, among 
   t.same(followedLinks('</a>; rel="successor-version"'), ['/a']);
   t.same(followedLinks('<https://x.test/doc, 1>; rel="help deprecation"; type="text/html", </b>;rel=alternate'), ['https://x.test/doc, 1', '/b']);
   t.same(followedLinks('</c>; rel="next", </d>; anchor="#x"'), []);
+  // RFC 8288 §3: link-param = token BWS [ "=" BWS ( token / quoted-string ) ], white space around the "=" allowed.
+  t.same(followedLinks('</e>; rel = successor-version, </f>;REL\t="Alternate"'), ['/e', '/f'], 'white space around "=", any case');
 });
 
 t.test('the hearing keeps the first 20 distinct names of each field; toRead interleaves them', async (t) => {
@@ -176,4 +190,13 @@ t.test('the hearing keeps the first 20 distinct names of each field; toRead inte
     toRead(hearing.heard, 4).map((r) => r.field),
     ['Location', 'Link', 'Location', 'Link'],
   );
+  const again = referencesIn(created(1n, '/v1/pets/1'), 'http://127.0.0.1:1/v1', 0);
+  t.equal(toRead([...again, ...again]).length, 1, 'a name heard twice is read once');
+  t.equal(toRead(hearing.heard, 3).length, 3, 'never more than asked, whatever the fields');
+});
+
+t.test('under --read-only the names the answers give are still read: reading writes nothing', async (t) => {
+  const { url, key } = await startTestServer(t);
+  const result = await runConformance({ baseUrl: url, apiKey: key, seed: 3, runs: 3, families: ['http'], checkIds: ['http.references'], readOnly: true });
+  t.not(result.checks.find((c) => c.id === 'http.references')?.status, 'skipped');
 });

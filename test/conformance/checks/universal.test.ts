@@ -2,10 +2,10 @@
 // error or a 4xx without the Error body fails wherever the run meets it, and
 // only a row of the tolerance table excuses one, counted under its id.
 import t from 'tap';
-import { universalRules, type ToleratedCounts } from '../../../conformance/checks/universal.js';
+import { universalChecks, universalRules, type ToleratedCounts } from '../../../conformance/checks/universal.js';
 import type { Exchange } from '../../../conformance/client.js';
 import { TOLERANCES } from '../../../conformance/tolerances.js';
-import type { CheckContext } from '../../../conformance/vocabulary.js';
+import type { Check, CheckContext } from '../../../conformance/vocabulary.js';
 import { operations } from '../../../spec/operations.js';
 import { ruleVerdict } from '../../helpers/rule-verdict.js';
 
@@ -80,4 +80,33 @@ t.test('without the table, every one of those answers fails', async (t) => {
   t.match(errorBody(exchange({ method: 'HEAD', status: 401 })), /401/);
   t.match(errorBody(exchange({ path: '/pets/', status: 404, text: 'Cannot GET' })), /404/);
   t.match(serverError(exchange({ method: 'PROPFIND', status: 501 })), /501/);
+});
+
+t.test("as a run's checks: one failure per status and operation, the other answers counted in it", async (t) => {
+  const listeners: ((e: Exchange) => void)[] = [];
+  const run = {
+    operations,
+    options: { strict: false },
+    client: { observe: (l: (e: Exchange) => void) => listeners.push(l) },
+    unspecified() {},
+  } as unknown as CheckContext;
+  const [serverError, errorBody] = universalChecks(run, TOLERANCES, new Map()) as [Check, Check];
+  const bare = (path: string, status: number) => exchange({ path, status, text: 'Not Found' });
+  for (const e of [bare('/pets/1', 500), bare('/pets/2', 500), bare('/pets/3', 503), bare('/pets/1', 404), bare('/pets/2', 404), bare('/pets/3', 400)])
+    for (const listener of listeners) listener(e);
+  // Another pet's id is the same problem; another status is another, though the wording differs only in its numbers.
+  for (const [check, statuses] of [
+    [serverError, [500, 503]],
+    [errorBody, [404, 400]],
+  ] as const) {
+    const outcome = await check.run(run);
+    t.equal(outcome.status, 'failed', check.id);
+    t.same(
+      [outcome.failure, ...(outcome.extraFailures ?? [])].map((f) => [f?.family, f?.response?.status, f?.occurrences]),
+      [
+        ['responses', statuses[0], 2],
+        ['responses', statuses[1], 1],
+      ],
+    );
+  }
 });

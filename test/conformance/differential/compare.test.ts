@@ -42,6 +42,7 @@ t.test('the valid key refused where the oracle served', async (t) => {
     undefined,
     'another spelling: the auth family judges it',
   );
+  t.equal(kindOf(exchange({ headers: { authorization: `Bearer ${KEY}` } }, answer(401)), answer(401)), undefined, 'refused by both: the same outcome');
 });
 
 t.test('served by one and refused by the other', async (t) => {
@@ -104,4 +105,7 @@ t.test('a row of the table allows a difference, and says which', async (t) => {
     'removed before its date',
   );
   t.equal(judge(exchange({ offSpec: true }, answer(200, [])), answer(401)), 'served-without-key', 'no row excuses serving without a key');
+  const plain = { method: 'POST', operationId: 'createPet', body: '{"name":"a","categoryId":1}', headers: { 'content-type': 'text/plain' } };
+  t.equal(judge(exchange(plain, answer(415, {})), answer(201, {}), facts({ op: op('createPet') })), 'media-type-reading', 'refused where the oracle took it');
+  t.equal(judge(exchange(plain, answer(201, { id: 1n })), answer(401), facts({ op: op('createPet') })), 'served-without-key', 'whatever its media type');
 });
