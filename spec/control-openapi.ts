@@ -13,6 +13,9 @@ const error = (description: string) => ({ description, content: json({ $ref: '#/
 /** With a shared store (`--store redis://…`), what a control call needs of it may be away. */
 const storeAway = error('The shared store (--store redis://…) cannot answer now: store_unavailable, with Retry-After');
 
+/** The `since` query parameter: a request id, as POST /mark answers it. */
+const since = (description: string) => ({ name: 'since', in: 'query', required: false, description, schema: { type: 'integer', minimum: 1 } }) as const;
+
 export const controlOpenapi = {
   openapi: '3.1.0',
   info: {
@@ -129,6 +132,7 @@ export const controlOpenapi = {
     '/findings': {
       get: {
         operationId: 'readFindings',
+        parameters: [since('Only findings last seen in this request or a later one; after POST /mark, `count` counts since that mark')],
         summary:
           'What clients of the interface got wrong or rely on without its promise, counted per rule, in the order first seen: errors (refused requests) and warnings (served, but not promised: unknown parameters or fields, the deprecated getPet, a rounded int64 id, a key in another form)',
         responses: {
@@ -171,7 +175,11 @@ export const controlOpenapi = {
       get: {
         operationId: 'readJournal',
         summary: "The latest requests to the interface, oldest first, with both sides' headers and bodies (credentials redacted, bodies cut after 16 KiB)",
-        parameters: [{ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100000 } }],
+        parameters: [
+          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100000 } },
+          { name: 'operation', in: 'query', required: false, schema: { type: 'string' }, description: 'Only requests routed to this operationId' },
+          since('Only requests with this id or a later one (POST /mark)'),
+        ],
         responses: {
           '200': { description: 'Journal entries', content: json({ type: 'array', items: { $ref: '#/components/schemas/JournalEntry' } }) },
           '401': error('Missing or invalid API key'),
@@ -181,6 +189,43 @@ export const controlOpenapi = {
         operationId: 'clearJournal',
         summary: 'Empty the journal',
         responses: { '204': { description: 'Emptied' }, '401': error('Missing or invalid API key'), '503': storeAway },
+      },
+    },
+    '/mark': {
+      post: {
+        operationId: 'mark',
+        summary:
+          'The id the next request to the interface will get, for `since` (ids only grow, a reset included): what one test sent and got wrong, on a server tests share; findings are counted from here',
+        responses: {
+          '200': { description: 'The mark', content: json({ type: 'object', required: ['since'], properties: { since: { type: 'integer', minimum: 1 } } }) },
+          '401': error('Missing or invalid API key'),
+        },
+      },
+    },
+    '/stubs': {
+      get: {
+        operationId: 'listStubs',
+        summary: 'The stubs set, in the order they answer',
+        responses: {
+          '200': { description: 'Stubs', content: json({ type: 'array', items: { $ref: '#/components/schemas/StubSet' } }) },
+          '401': error('Missing or invalid API key'),
+        },
+      },
+      post: {
+        operationId: 'addStub',
+        summary:
+          "Answer the next `times` accepted requests to an operation with this status, body and headers instead of the store's (after authentication, parameters and body are checked; first in, first out; journaled, findings still noted; marked Petstore-Stub: true). Checked against the interface's declared responses unless `invalid` is true. Not shared between instances",
+        requestBody: { required: true, content: json({ $ref: '#/components/schemas/Stub' }) },
+        responses: {
+          '201': { description: 'Queued', content: json({ $ref: '#/components/schemas/StubSet' }) },
+          '400': error('Not a valid stub, or an answer the spec does not allow (the message starts with the reason: undeclared_status, invalid_body…)'),
+          '401': error('Missing or invalid API key'),
+        },
+      },
+      delete: {
+        operationId: 'clearStubs',
+        summary: 'Remove every stub (a reset does too)',
+        responses: { '204': { description: 'No stubs remain' }, '401': error('Missing or invalid API key') },
       },
     },
   },
@@ -199,6 +244,24 @@ export const controlOpenapi = {
           errorRate: { type: 'number', minimum: 0, maximum: 1, description: 'Fraction of requests answered with `status` (1 when `status` is given alone)' },
           dropRate: { type: 'number', minimum: 0, maximum: 1, description: 'Fraction of requests whose connection is dropped unanswered' },
         },
+      },
+      Stub: {
+        type: 'object',
+        required: ['operationId', 'status'],
+        additionalProperties: false,
+        properties: {
+          operationId: { type: 'string', description: 'listPets, createPet or getPet' },
+          status: { type: 'integer', minimum: 100, maximum: 599 },
+          body: { description: 'The JSON body; required when the declared response has one' },
+          headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Extra header fields (not Content-Type or Content-Length)' },
+          times: { type: 'integer', minimum: 1, maximum: 1000000, description: 'How many requests it answers (1 by default)' },
+          invalid: { type: 'boolean', description: 'Answer it even though the spec does not allow it, on purpose' },
+        },
+      },
+      StubSet: {
+        type: 'object',
+        required: ['operationId', 'status', 'times'],
+        properties: { operationId: { type: 'string' }, status: { type: 'integer' }, times: { type: 'integer', description: 'Requests it has left to answer' } },
       },
       ClockSetting: {
         type: 'object',

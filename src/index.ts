@@ -2,9 +2,10 @@
  * petstore-harness as a library: the reference server for client test suites,
  * and (from `conformance/`) the suite for checking an implementation.
  */
-import { assertNoFindings, createServer, type AssertOptions, type Finding, type ServerOptions } from './server/index.js';
+import { createServer, type ServerOptions } from './server/index.js';
 import { DEFAULT_REDIS_PREFIX, isRedisUrl, openRedisStore, StoreOpenError, type Store } from './store/index.js';
 import { defaultLimits } from './server/decisions.js';
+import { inProcessControl, type InProcessControl } from './in-process.js';
 
 export { createServer, errorCatalog } from './server/index.js';
 export type { ServerOptions, PetstoreServer, ErrorCode, AllowedFinding, AssertOptions, Finding, FindingCode, Severity } from './server/index.js';
@@ -15,6 +16,11 @@ export { parseJson, stringifyJson } from '../spec/json/index.js';
 export { losslessFetch } from './client/lossless-fetch.js';
 export type { Pet, NewPet, PetStatus, ErrorBody } from '../spec/types.js';
 export { openapi } from '../spec/openapi.js';
+export { ControlError } from './in-process.js';
+export type { InProcessControl, RequestQuery, SinceOptions, ServerClock, ServerFaults } from './in-process.js';
+export type { DetailedJournalEntry, JournalEntry, JournalMessage } from './server/control/journal.js';
+export type { Fault } from './server/control/faults.js';
+export type { StubAnswer, StubOptions, StubErrorCode, StubSummary } from './server/control/stubs.js';
 
 // What a front end needs to run the server as a process (the CLI's `petstore
 // serve` is one): the documented defaults, the request log and its line
@@ -37,24 +43,17 @@ export {
   StoreUnavailableError,
 } from './store/index.js';
 
-export interface StartedServer {
+export interface StartedServer extends InProcessControl {
   /** The base URL, such as `http://127.0.0.1:54321/v1`. */
   readonly url: string;
   /** A key the server accepts. */
   readonly apiKey: string;
   /**
    * Back to the seed: every pet created since start is forgotten (at once in
-   * memory; a shared store's reset resolves when done), and so are the findings.
+   * memory; a shared store's reset resolves when done), and so are the
+   * findings and the stubs.
    */
   reset(): Promise<void>;
-  /** What the client got wrong so far, counted per rule (the same as GET /__control/findings). */
-  findings(): Finding[];
-  /**
-   * Throws a FindingsError listing every finding not in `allow` (codes such
-   * as `deprecated_operation`, rules, or predicates): for a client test
-   * suite's afterEach.
-   */
-  assertNoFindings(options?: AssertOptions): void;
   close(): Promise<void>;
 }
 
@@ -83,12 +82,12 @@ export async function startServer(options: StartOptions = {}): Promise<StartedSe
     return {
       url,
       apiKey: server.apiKeys[0] as string,
+      ...inProcessControl(server),
       reset: async () => {
         await server.reset();
         server.findings.clear();
+        server.stubs.clear();
       },
-      findings: () => server.findings.list(),
-      assertNoFindings: (assertOptions) => assertNoFindings(server.findings.list(), assertOptions),
       close: () => server.close(),
     };
   } catch (error) {

@@ -17,12 +17,13 @@ import { answerClientError } from './client-errors.js';
 import { endAndLinger } from './linger.js';
 import type { ErrorCode } from './errors.js';
 import { createResponder, type Exchange } from './respond.js';
-import { createDispatch, type Dispatch } from './dispatch.js';
+import { createDispatch, type Dispatch, type RequestIds } from './dispatch.js';
+import { StubTable } from './control/stubs.js';
 import { createControlHandler } from './control/api.js';
 import { createDocsHandler, DOCS_PREFIX } from './docs.js';
 import { FaultTable } from './control/faults.js';
 import { createJournalReader, Journal, keepBytes, type JournalEntry, type JournalReader, type JournalRecord } from './control/journal.js';
-import { shareControl, type SharedControl, type SharedControlParts } from './control/shared-settings.js';
+import { shareControl, type ControlChange, type SharedControl, type SharedControlParts } from './control/shared-settings.js';
 import type { HeaderList } from './headers.js';
 import type { RequestLog } from './log.js';
 import { createFindingDetector } from './findings/detect.js';
@@ -90,6 +91,16 @@ export interface PetstoreServer<S extends Store = PetStore> {
   readonly faults: FaultTable;
   /** What clients got wrong, counted per rule (empty with `findings: false`). */
   readonly findings: FindingLedger;
+  /** Answers set in advance per operation, first in, first out. */
+  readonly stubs: StubTable;
+  /**
+   * The id the next request to the interface will get (ids only grow, a
+   * reset included): requests and findings `since` it are the ones after this
+   * call. Findings counted from here are counted since the mark.
+   */
+  mark(): number;
+  /** Tells the instances sharing the store of a change made in process (the control API's calls do it themselves); at once without one. */
+  announce(change: ControlChange): Promise<void>;
   /** Back to the pets the server started with (the seed): every pet created since is forgotten. */
   reset(): ReturnType<S['reset']>;
   /** Listens on `port` (0 for an ephemeral one) and resolves with the base URL. */
@@ -132,11 +143,13 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
   };
   const respond = createResponder(clock, { closing: () => closing, refusing, answered, failed: onError });
   const faults = new FaultTable(options.random);
+  const stubs = new StubTable(operations);
+  const ids: RequestIds = { last: 0 };
   const { sharing, shared } = shareSettings(store, { clock, faults, journal, findings });
   const authenticate = createAuthenticator(apiKeys);
   const handle = createRequestHandler({
     operations,
-    handlers: createOperationHandlers({ store, limits, respond, basePath, ...(detector ? { findings: detector } : {}) }),
+    handlers: createOperationHandlers({ store, limits, respond, basePath, stubs, ...(detector ? { findings: detector } : {}) }),
     authenticate,
     basePath,
     clock,
@@ -153,8 +166,10 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
           store,
           clock,
           faults,
+          stubs,
           journal,
           findings,
+          mark: () => petstore.mark(),
           respond,
           authenticate,
           limits,
@@ -171,7 +186,7 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
           findings: control !== undefined && options.findings !== false,
           ...(options.apiKeys?.length ? {} : { developmentKey: DEVELOPMENT_API_KEY }),
         });
-  const dispatch = createDispatch({ respond, handle, control, docs });
+  const dispatch = createDispatch({ respond, handle, control, docs, ids });
   const server = createListener(dispatch, clock, limits);
 
   const petstore: PetstoreServer<Store> = {
@@ -183,19 +198,13 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
     journal,
     faults,
     findings,
+    stubs,
+    mark: () => findings.mark(ids.last + 1),
+    announce: (change) => shared?.announce(change) ?? Promise.resolve(),
     reset: () => store.reset(),
     async listen(port = 0, host = '127.0.0.1') {
       await sharing;
-      return new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.removeListener('error', reject);
-          const address = server.address();
-          const actualPort = typeof address === 'object' && address ? address.port : port;
-          const shownHost = host.includes(':') ? `[${host}]` : host;
-          resolve(`http://${shownHost}:${actualPort}${basePath}`);
-        });
-      });
+      return listenOn(server, port, host, basePath);
     },
     async close(graceMs = limits.shutdownGraceMs) {
       await closeListener(server, graceMs, () => {
@@ -230,6 +239,20 @@ function seededMemoryStore(options: ServerOptions, limits: Limits): PetStore {
   }
   store.markSeed();
   return store;
+}
+
+/** Listens on `port` and `host` and resolves with the base URL. */
+function listenOn(server: http.Server, port: number, host: string, basePath: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.removeListener('error', reject);
+      const address = server.address();
+      const actualPort = typeof address === 'object' && address ? address.port : port;
+      const shownHost = host.includes(':') ? `[${host}]` : host;
+      resolve(`http://${shownHost}:${actualPort}${basePath}`);
+    });
+  });
 }
 
 /** Stops accepting, lets in-flight requests finish for up to `graceMs`, then cuts the rest. */
@@ -311,6 +334,7 @@ function createRecorder(journal: Journal, clock: Clock, limits: Limits, options:
     const record: JournalRecord = {
       id: x.seq,
       findings: x.findings,
+      operationId: x.operation?.operationId,
       arrivedAt: clock.now() - latencyMs,
       method: req.method ?? '',
       path: req.url ?? '',

@@ -21,19 +21,24 @@ export interface DispatchParts {
   readonly control: RequestHandler | undefined;
   /** The page at / and /docs; none when it is not served. */
   readonly docs: RequestHandler | undefined;
+  /** Where the interface's request ids are counted: the server reads it to tell the id the next request will get (mark()). */
+  readonly ids?: RequestIds;
+}
+
+/** The last id given to a request of the interface (0: none yet); ids only grow, a reset included. */
+export interface RequestIds {
+  last: number;
 }
 
 /** Serves one request of the node:http server. */
 export type Dispatch = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
-export function createDispatch({ respond, handle, control, docs }: DispatchParts): Dispatch {
+export function createDispatch({ respond, handle, control, docs, ids = { last: 0 } }: DispatchParts): Dispatch {
   const isControl = (url: string | undefined) =>
     control !== undefined &&
     url?.startsWith(CONTROL_PREFIX) === true &&
     (url.length === CONTROL_PREFIX.length || '/?'.includes(url[CONTROL_PREFIX.length] as string));
 
-  // The interface's requests so far: each one's id in the journal and in findings.
-  let requests = 0;
   const dispatch: Dispatch = (req, res) => {
     // RFC 9112 §9.3.2: pipelined requests may be processed in parallel only
     // when all are safe. Node hands over a pipelined request at once, its
@@ -53,7 +58,8 @@ export function createDispatch({ respond, handle, control, docs }: DispatchParts
       arrived: performance.now(),
       toControl,
       requestBody: undefined,
-      seq: toControl ? 0 : ++requests,
+      // The interface's requests so far: each one's id in the journal and in findings.
+      seq: toControl ? 0 : ++ids.last,
       operation: undefined,
       culprit: undefined,
       findings: undefined,

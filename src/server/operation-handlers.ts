@@ -15,6 +15,9 @@ import type { Exchange, Responder } from './respond.js';
 import { withStoreAnswer } from './store-answer.js';
 import type { FindingDetector } from './findings/detect.js';
 import { findGiven, roundingCandidates } from './findings/rounding.js';
+import { STUB_HEADER, type StubTable } from './control/stubs.js';
+import { JSON_CONTENT_TYPE } from './respond.js';
+import type { ErrorCode } from './errors.js';
 
 /** The fields of a NewPet: any other is unknown to the interface. */
 const petFields = Object.keys(componentSchema('NewPet')['properties'] as object);
@@ -34,9 +37,24 @@ export interface OperationDeps {
   readonly findings?: FindingDetector;
   /** The interface's base path, for the Location of a created pet. */
   readonly basePath: string;
+  /** Answers set in advance (control/stubs.ts), which take the store's place. */
+  readonly stubs?: StubTable;
 }
 
-export function createOperationHandlers({ store, limits, respond, findings, basePath }: OperationDeps): Record<string, OperationHandler> {
+export function createOperationHandlers({ store, limits, respond, findings, basePath, stubs }: OperationDeps): Record<string, OperationHandler> {
+  /**
+   * Answers with the stub of `operationId` if one is set, once everything the
+   * client sent has been checked and before the store is asked; false when none is.
+   */
+  const stubbed = (x: Exchange, operationId: string): boolean => {
+    const stub = stubs?.active ? stubs.take(operationId) : undefined;
+    if (stub === undefined) return false;
+    x.headers = [...(x.headers ?? []), STUB_HEADER, 'true'];
+    // Not send(x, …, code): a stubbed Error is the test's doing, no finding against the client.
+    respond.answer(x, stub.status, JSON_CONTENT_TYPE, stub.body, stub.headers, stub.code as ErrorCode | undefined);
+    return true;
+  };
+
   // RFC 9110 §15.3.2: without Location, the resource a 201 created is identified as the target URI (/pets) (D25).
   const petsPath = `${basePath}/pets/`;
   const bodyRules = {
@@ -47,6 +65,7 @@ export function createOperationHandlers({ store, limits, respond, findings, base
 
   return {
     listPets(x, params) {
+      if (stubbed(x, 'listPets')) return;
       // Present whenever the spec has it (its default fills it in); a spec without a page size pages nothing away.
       const limit = params['limit'] === undefined ? Number.MAX_SAFE_INTEGER : Number(params['limit']);
       const page = store.list(limit, params['status'] as PetStatus | undefined);
@@ -56,6 +75,7 @@ export function createOperationHandlers({ store, limits, respond, findings, base
     },
 
     getPet(x, params) {
+      if (stubbed(x, 'getPet')) return;
       const id = params['petId'] as bigint;
       const pet = store.get(id);
       if (pet !== undefined && !(pet instanceof Promise)) return respond.send(x, 200, pet);
@@ -90,6 +110,7 @@ export function createOperationHandlers({ store, limits, respond, findings, base
           x.culprit = sent === undefined ? { name: newPet.field } : { name: newPet.field, sent };
           return respond.sendError(x, 'invalid_body', newPet.message);
         }
+        if (stubbed(x, 'createPet')) return;
         withStoreAnswer(x, respond, store.create(newPet.pet), (created) => {
           if (!created.ok) return respond.sendError(x, 'storage_full', `the store is full (${store.capacity} animals); nothing was created`);
           respond.send(x, 201, created.json, ['location', petsPath + created.id]);

@@ -43,6 +43,10 @@ t.test('its operations, each with a unique operationId', async (t) => {
       'GET /journal.har readJournalHar',
       'GET /journal readJournal',
       'DELETE /journal clearJournal',
+      'POST /mark mark',
+      'GET /stubs listStubs',
+      'POST /stubs addStub',
+      'DELETE /stubs clearStubs',
     ],
   );
   t.equal(new Set(operations.map((o) => o.operationId)).size, operations.length, 'no operationId twice');

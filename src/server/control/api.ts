@@ -19,11 +19,12 @@ import type { OperationHandler } from '../operation-handlers.js';
 import type { Exchange, Responder } from '../respond.js';
 import { withStoreAnswer } from '../store-answer.js';
 import { readInstant } from '../instant.js';
-import type { FaultTable } from './faults.js';
+import type { Fault, FaultTable } from './faults.js';
 import type { Journal } from './journal.js';
 import type { FindingLedger } from '../findings/ledger.js';
 import { journalHar } from './har.js';
 import type { ControlChange, SharedControl } from './shared-settings.js';
+import type { StubAnswer, StubTable } from './stubs.js';
 
 export const CONTROL_PREFIX = '/__control';
 
@@ -31,7 +32,11 @@ export interface ControlDeps {
   readonly store: Store;
   readonly clock: Clock;
   readonly faults: FaultTable;
+  /** Answers set in advance (POST /stubs); this instance's own, not shared. */
+  readonly stubs: StubTable;
   readonly journal: Journal;
+  /** The id the next request to the interface will get, findings counted from it (POST /mark). */
+  readonly mark: () => number;
   /** What clients of the interface got wrong (GET /findings); cleared by a reset. */
   readonly findings: FindingLedger;
   readonly respond: Responder;
@@ -46,8 +51,9 @@ export interface ControlDeps {
 }
 
 const schemaOf = (name: keyof typeof controlOpenapi.components.schemas): Schema => derefAll(controlOpenapi, controlOpenapi.components.schemas[name]) as Schema;
-const validateFault = compileSchema(schemaOf('Fault'));
+export const validateFault = compileSchema(schemaOf('Fault'));
 const validateClock = compileSchema(schemaOf('ClockSetting'));
+const validateStub = compileSchema(schemaOf('Stub'));
 const controlOperations = describeOperations(controlOpenapi);
 const validatePets = compileSchema(derefAll(controlOpenapi, controlOpenapi.paths['/pets'].post.requestBody.content['application/json'].schema) as Schema);
 
@@ -87,6 +93,7 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
       withStoreAnswer(x, respond, store.reset(), () => {
         // The clock is left as it is: PUT /clock moves it.
         faults.clear();
+        deps.stubs.clear();
         journal.clear();
         deps.findings.clear();
         withStoreAnswer(x, respond, announce(deps, 'reset'), () => summarise(x));
@@ -126,7 +133,7 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
       }),
     ...faultHandlers(deps, body),
     ...journalHandlers(deps),
-    readFindings: (x) => respond.send(x, 200, JSON.stringify(deps.findings.list())),
+    ...stubHandlers(deps, body),
     // The answer leaves first; the shutdown then lets it finish like any request in flight.
     shutdown: (x) => {
       respond.send(x, 202, JSON.stringify(deps.findings.list()));
@@ -146,6 +153,45 @@ export function createControlHandler(deps: ControlDeps): RequestHandler {
     limits,
     respond,
   });
+}
+
+/** The stubs of the control API: list, add (checked against the spec) and clear. */
+function stubHandlers(deps: ControlDeps, body: BodyReader): Record<string, OperationHandler> {
+  const { stubs, respond } = deps;
+  return {
+    listStubs: (x) => respond.send(x, 200, JSON.stringify(stubs.list())),
+    clearStubs: (x) => {
+      stubs.clear();
+      respond.send(x, 204, undefined);
+    },
+    addStub: (x) =>
+      body(x, validateStub, (json) => {
+        const { operationId, times, invalid, ...answer } = json as JsonObject;
+        // Integers arrive as bigints (spec/json): the answer's status and the count are numbers.
+        const outcome = stubs.add(
+          operationId as string,
+          { ...(answer as unknown as StubAnswer), status: Number(answer['status']) },
+          {
+            ...(times === undefined ? {} : { times: Number(times) }),
+            invalid: invalid === true,
+          },
+        );
+        if (!outcome.ok) return respond.sendError(x, 'invalid_body', `${outcome.code}: ${outcome.message}`);
+        respond.send(x, 201, JSON.stringify(outcome.stub));
+      }),
+  };
+}
+
+/** A Fault body (checked against the spec) as the fault in force, its defaults filled in. */
+export function faultFrom(value: JsonObject): Fault {
+  // An errorRate without a status fails with fault_injected's own status, as the error catalogue says.
+  const status = value['status'] !== undefined ? Number(value['status']) : Number(value['errorRate'] ?? 0) > 0 ? statusOf('fault_injected') : undefined;
+  return {
+    latencyMs: Number(value['latencyMs'] ?? 0),
+    ...(status !== undefined ? { status } : {}),
+    errorRate: Number(value['errorRate'] ?? (status !== undefined ? 1 : 0)),
+    dropRate: Number(value['dropRate'] ?? 0),
+  };
 }
 
 /** Tells the other instances sharing the store (none with the in-memory store: nothing to wait for). */
@@ -170,15 +216,7 @@ function faultHandlers(deps: ControlDeps, body: BodyReader): Record<string, Oper
         return respond.sendError(x, 'route_not_found', `no operation ${operationId}; faults apply to ${deps.operationIds.join(', ')}`);
       }
       body(x, validateFault, (json) => {
-        const value = json as JsonObject;
-        // An errorRate without a status fails with fault_injected's own status, as the error catalogue says.
-        const status = value['status'] !== undefined ? Number(value['status']) : Number(value['errorRate'] ?? 0) > 0 ? statusOf('fault_injected') : undefined;
-        const fault = {
-          latencyMs: Number(value['latencyMs'] ?? 0),
-          ...(status !== undefined ? { status } : {}),
-          errorRate: Number(value['errorRate'] ?? (status !== undefined ? 1 : 0)),
-          dropRate: Number(value['dropRate'] ?? 0),
-        };
+        const fault = faultFrom(json as JsonObject);
         faults.set(operationId, fault);
         withStoreAnswer(x, respond, announce(deps, 'faults'), () => respond.send(x, 200, JSON.stringify(fault)));
       });
@@ -191,15 +229,24 @@ function faultHandlers(deps: ControlDeps, body: BodyReader): Record<string, Oper
   };
 }
 
-/** The journal of the control API: read (the latest first) and clear. */
+/** A query parameter that the pipeline has checked is an integer, as a number. */
+const numberParam = (value: unknown): number | undefined => (value === undefined ? undefined : Number(value));
+
+/** The journal and the findings of the control API: read (the latest first, or since a mark) and clear. */
 function journalHandlers(deps: ControlDeps): Record<string, OperationHandler> {
   const { journal, respond } = deps;
   return {
     readJournal: (x, params) => {
       // Without a limit, every entry (none with --journal-size 0, which is no reason for a 400).
-      const limit = params['limit'] === undefined ? undefined : Number(params['limit']);
-      respond.send(x, 200, JSON.stringify(journal.latest(limit)));
+      const limit = numberParam(params['limit']);
+      const operation = params['operation'] as string | undefined;
+      const since = numberParam(params['since']);
+      if (operation === undefined && since === undefined) return respond.send(x, 200, JSON.stringify(journal.latest(limit)));
+      const selected = journal.select({ operation, since });
+      respond.send(x, 200, JSON.stringify(limit === undefined ? selected : selected.slice(-limit)));
     },
+    mark: (x) => respond.send(x, 200, JSON.stringify({ since: deps.mark() })),
+    readFindings: (x, params) => respond.send(x, 200, JSON.stringify(deps.findings.list(numberParam(params['since'])))),
     readJournalHar: (x, params) => {
       const limit = params['limit'] === undefined ? undefined : Number(params['limit']);
       // A browser that opens the address saves the file, ready for its Network panel's import.

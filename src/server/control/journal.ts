@@ -56,6 +56,8 @@ export interface JournalRecord {
   readonly id: number;
   /** The findings the request showed, as the log marks them. */
   readonly findings: string | undefined;
+  /** The operation the request was routed to, if it was: what requests({ operation }) selects by. */
+  readonly operationId?: string | undefined;
   /** When the request arrived, in milliseconds since the epoch by the server clock. */
   readonly arrivedAt: number;
   readonly method: string;
@@ -190,6 +192,14 @@ export function createJournalReader(keys: readonly string[], cap: number) {
 
 export type JournalReader = ReturnType<typeof createJournalReader>;
 
+/** Which entries select() answers. */
+export interface JournalQuery {
+  /** An operationId of the interface. */
+  readonly operation?: string | undefined;
+  /** The first request id wanted (a mark()). */
+  readonly since?: number | undefined;
+}
+
 export class Journal {
   private records: (JournalRecord | undefined)[];
   private next = 0;
@@ -220,6 +230,17 @@ export class Journal {
   /** The latest `limit` entries, oldest first, with headers and bodies. */
   latest(limit = this.capacity): DetailedJournalEntry[] {
     return this.latestRecords(limit).map((r) => this.reader.detailed(r));
+  }
+
+  /**
+   * The entries of the requests to `operation` (any, when not given) whose id
+   * is `since` or later, oldest first, as latest() shows them: what one test
+   * sent, when it took a mark before.
+   */
+  select({ operation, since = 0 }: JournalQuery = {}): DetailedJournalEntry[] {
+    return this.latestRecords()
+      .filter((r) => r.id >= since && (operation === undefined || r.operationId === operation))
+      .map((r) => this.reader.detailed(r));
   }
 
   get size(): number {

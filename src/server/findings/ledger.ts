@@ -53,8 +53,15 @@ interface RuleEntries {
 export interface FindingLedger {
   /** Counts `draft` for the request `x` and marks `x` for the log. */
   note(x: NotedRequest, draft: FindingDraft): void;
-  /** Every finding, in the order first seen. */
-  list(): Finding[];
+  /**
+   * Every finding, in the order first seen; with `since` (a request id),
+   * only those last seen in that request or a later one. When `since` was
+   * taken with mark(), `count` is the number of occurrences since then;
+   * otherwise it counts every occurrence since the ledger was last cleared.
+   */
+  list(since?: number): Finding[];
+  /** Remembers every finding's count now, for list(`since`) to count from: `since` is the id the next request will get; returned. */
+  mark(since: number): number;
   /** How many distinct findings of `severity` (of any, when not given) were seen. */
   count(severity?: Severity): number;
   clear(): void;
@@ -70,6 +77,8 @@ export interface LedgerOptions {
 export function createFindingLedger({ clock, redact, keys }: LedgerOptions): FindingLedger {
   let rules = new Map<string, RuleEntries>();
   let seen = 0;
+  // The counts at each mark, by the request id it was taken at: the latest MAX_MARKS of them.
+  let marks = new Map<number, Map<Entry, number>>();
   const counts = { error: 0, warning: 0 };
 
   const entry = (draft: FindingDraft, x: NotedRequest, at: number, overflow: boolean): Entry => {
@@ -102,12 +111,18 @@ export function createFindingLedger({ clock, redact, keys }: LedgerOptions): Fin
       markAnswer(x, draft);
     },
 
-    list() {
-      const all: Entry[] = [];
-      for (const rule of rules.values()) {
-        for (const e of rule.bySubject.values()) all.push(e);
-        if (rule.overflow) all.push(rule.overflow);
-      }
+    mark(since) {
+      const taken = new Map<Entry, number>();
+      for (const e of entries(rules)) taken.set(e, e.count);
+      marks.delete(since);
+      marks.set(since, taken);
+      if (marks.size > MAX_MARKS) marks.delete(marks.keys().next().value as number);
+      return since;
+    },
+
+    list(since) {
+      const all = since === undefined ? entries(rules) : entries(rules).filter((e) => e.last.seq >= since);
+      const before = since === undefined ? undefined : marks.get(since);
       all.sort((a, b) => a.order - b.order);
       return all.map((e): Finding => {
         const d = e.draft;
@@ -124,7 +139,8 @@ export function createFindingLedger({ clock, redact, keys }: LedgerOptions): Fin
             : d.sent,
           expected: d.expected,
           message: d.message,
-          count: e.count,
+          // A finding noted late for a request older than the mark still counts once.
+          count: before === undefined ? e.count : Math.max(1, e.count - (before.get(e) ?? 0)),
           first: show(e.first),
           last: show(e.last),
         };
@@ -137,11 +153,24 @@ export function createFindingLedger({ clock, redact, keys }: LedgerOptions): Fin
 
     clear() {
       rules = new Map();
+      marks = new Map();
       seen = 0;
       counts.error = 0;
       counts.warning = 0;
     },
   };
+}
+
+/** Marks remembered for counting since: a test suite takes one per test, and only the latest tests still ask. */
+const MAX_MARKS = 256;
+
+function entries(rules: Map<string, RuleEntries>): Entry[] {
+  const all: Entry[] = [];
+  for (const rule of rules.values()) {
+    for (const e of rule.bySubject.values()) all.push(e);
+    if (rule.overflow) all.push(rule.overflow);
+  }
+  return all;
 }
 
 /**

@@ -173,3 +173,19 @@ t.test('petstore serve --journal-size 2 keeps the latest two requests', async (t
     ['/v1/pets?limit=2', '/v1/pets?limit=3'],
   );
 });
+
+t.test('select() gives the entries of one operation and from one id on, oldest first, as latest() shows them', async (t) => {
+  const { url, server } = await start(t);
+  await send(url, '/pets?limit=1');
+  await send(url, '/pets/1');
+  await send(url, '/pets?limit=2');
+  await send(url, '/nowhere');
+  await send(url, '/pets?limit=3');
+  const paths = (entries: { path: string }[]) => entries.map((e) => e.path);
+  t.strictSame(paths(server.journal.select({ operation: 'listPets' })), ['/v1/pets?limit=1', '/v1/pets?limit=2', '/v1/pets?limit=3']);
+  t.strictSame(paths(server.journal.select({ operation: 'listPets', since: 2 })), ['/v1/pets?limit=2', '/v1/pets?limit=3']);
+  t.strictSame(paths(server.journal.select({ since: 4 })), ['/v1/nowhere', '/v1/pets?limit=3'], 'a request routed to no operation has an id too');
+  t.strictSame(paths(server.journal.select({ operation: 'getPet' })), ['/v1/pets/1']);
+  t.strictSame(server.journal.select(), server.journal.latest(), 'with no query, every entry');
+  t.strictSame(server.journal.select({ operation: 'createPet' }), []);
+});

@@ -114,3 +114,53 @@ t.test('a code or hint that is only a part of one noted before is noted still', 
   ledger.note(y, { ...draft('c'), code: 'unauthorized' });
   t.equal(y.findingCodes, 'unauthorized_form, unauthorized');
 });
+
+t.test('list(since) keeps the findings last seen at or after that request; after mark(since), count counts from the mark', async (t) => {
+  const ledger = createFindingLedger({ clock: createClock(), redact: (s) => s, keys: [] });
+  ledger.note(requestNo(1), draft('a'));
+  ledger.note(requestNo(2), draft('a'));
+  ledger.note(requestNo(3), draft('b'));
+  ledger.mark(4);
+  ledger.note(requestNo(4), draft('a'));
+  ledger.note(requestNo(5), draft('c'));
+  const brief = (since?: number) => ledger.list(since).map((f) => [f.sent, f.count, f.first.request, f.last.request]);
+  t.strictSame(
+    brief(4),
+    [
+      ['a=1', 1, 1, 4],
+      ['c=1', 1, 5, 5],
+    ],
+    'b is left out; a counts once since the mark (its first request is still the first ever)',
+  );
+  t.strictSame(brief(5), [['c=1', 1, 5, 5]], 'a since without a mark filters, and counts every occurrence');
+  t.strictSame(
+    brief(),
+    [
+      ['a=1', 3, 1, 4],
+      ['b=1', 1, 3, 3],
+      ['c=1', 1, 5, 5],
+    ],
+    'without since, every finding and every occurrence',
+  );
+  t.strictSame(
+    brief(2).map(([sent, count]) => [sent, count]),
+    [
+      ['a=1', 3],
+      ['b=1', 1],
+      ['c=1', 1],
+    ],
+  );
+  ledger.clear();
+  ledger.note(requestNo(6), draft('a'));
+  t.strictSame(brief(4), [['a=1', 1, 6, 6]], 'after a clear the count starts again from it');
+});
+
+t.test('the ledger remembers the latest marks only, and counts from the mark a since names', async (t) => {
+  const ledger = createFindingLedger({ clock: createClock(), redact: (s) => s, keys: [] });
+  ledger.note(requestNo(1), draft('a'));
+  ledger.mark(2);
+  for (let i = 0; i < 300; i++) ledger.mark(1000 + i);
+  ledger.note(requestNo(1299), draft('a'));
+  t.equal(ledger.list(2)[0]?.count, 2, 'a mark that is long forgotten: every occurrence is counted');
+  t.equal(ledger.list(1299)[0]?.count, 1, 'the latest mark counts from itself');
+});
