@@ -137,6 +137,30 @@ t.test('npx petstore serve answers, and npx petstore conform passes against it',
   if (conform.code !== 0) t.comment(conform.stdout);
 });
 
+t.test('npx petstore serve stops over HTTP with its verdict: POST /__control/shutdown, the findings file written, exit 1 on a finding', async (t) => {
+  const report = join(project, 'findings.json');
+  const serve = start(
+    t,
+    'npx',
+    ['petstore', 'serve', '--host', '127.0.0.1', '--port', '0', '--findings', report, '--fail-on-findings', 'warning'],
+    project,
+    userEnv({ PETSTORE_API_KEYS: KEY }),
+  );
+  const [, url] = (await waitFor(serve.output, /serving .* at (http:\/\/127\.0\.0\.1:\d+\S*)\n/, serve.child)) as unknown as [string, string];
+  const misspelt = await fetch(`${url}/pets?stauts=sold`, { headers: { authorization: `Bearer ${KEY}` } });
+  t.match(misspelt.headers.get('petstore-finding'), /unknown_query_parameter/, 'the answer names the finding');
+  await misspelt.arrayBuffer();
+  const origin = new URL(url).origin;
+  const stopped = await fetch(`${origin}/__control/shutdown`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` } });
+  t.equal(stopped.status, 202, 'the shutdown is accepted');
+  const code = await new Promise<number | null>((resolve) => {
+    if (serve.child.exitCode !== null) resolve(serve.child.exitCode);
+    else serve.child.once('exit', (exitCode) => resolve(exitCode));
+  });
+  t.equal(code, 1, 'npx exits 1: a warning was seen');
+  t.match(readFileSync(report, 'utf8'), /stauts/, 'and the findings file names it');
+});
+
 t.test('an ESM file imports startServer and runConformance and uses them', async (t) => {
   writeFileSync(
     join(project, 'esm.mjs'),

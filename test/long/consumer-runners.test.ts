@@ -8,7 +8,7 @@
 // lossless codec, as docs/stand-in.md shows. Each runner must pass, and must
 // fail when the client sends a misspelt parameter: the finding reaches the
 // runner's own report.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -109,6 +109,22 @@ test('a rounded id is refused with its cause in the answer', async () => {
 });
 `;
 
+/** docs/stand-in.md's in-process example (mark, stub, requests, clock, faults), as the page gives it: the docs are the tested code. */
+const STUBS_TEST = (() => {
+  const page = readFileSync(join(ROOT, 'docs/stand-in.md'), 'utf8');
+  const start = page.indexOf('// test/pets-client.stubs.test.js');
+  if (start === -1) throw new Error("docs/stand-in.md has no 'test/pets-client.stubs.test.js' example");
+  return page.slice(start, page.indexOf('```', start));
+})();
+
+/** The README's client test as the README gives it (node:test): the README's client section is the tested code. */
+const README_TEST = (() => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf('// test/pets-client.test.js, with node:test');
+  if (start === -1) throw new Error("the README has no 'test/pets-client.test.js, with node:test' example");
+  return readme.slice(start, readme.indexOf('```', start));
+})();
+
 const PROJECTS = {
   node: { type: 'module', file: 'test/pets-client.test.js', install: [] as string[], command: [process.execPath, '--test', 'test/'] },
   jest: { type: undefined, file: 'test/pets-client.test.js', install: ['jest@30'], command: ['npx', 'jest'] },
@@ -137,11 +153,15 @@ for (const [runner, project] of Object.entries(PROJECTS) as [keyof typeof PROJEC
     t.equal(installed.code, 0, `npm install: ${installed.stderr.slice(-2000)}`);
     const moduleSystem = project.type === 'module' && !project.file.endsWith('.cjs') ? 'esm' : 'cjs';
     const clientFile = project.type === 'module' && moduleSystem === 'cjs' ? 'src/pets-client.cjs' : 'src/pets-client.js';
-    writeFileSync(join(dir, project.file), clientTest(runner === 'jest-esm' ? 'jest' : runner, `../${clientFile}`));
+    // node:test runs the README's own text; the other runners the same test with their hooks.
+    writeFileSync(join(dir, project.file), runner === 'node' ? README_TEST : clientTest(runner === 'jest-esm' ? 'jest' : runner, `../${clientFile}`));
     const [command, ...args] = project.command;
 
     writeFileSync(join(dir, clientFile), client(moduleSystem, 'status'));
-    if (runner === 'node') writeFileSync(join(dir, 'test/rounded.test.js'), ROUNDED_TEST);
+    if (runner === 'node') {
+      writeFileSync(join(dir, 'test/rounded.test.js'), ROUNDED_TEST);
+      writeFileSync(join(dir, 'test/pets-client.stubs.test.js'), STUBS_TEST);
+    }
     const passed = await run(command, args, dir, userEnv({ CI: 'true' }));
     t.equal(passed.code, 0, `${project.command.join(' ')} passes: ${(passed.stdout + passed.stderr).slice(-3000)}`);
 
@@ -213,7 +233,7 @@ t.test("openapi-fetch: the README's client test passes against a generated clien
     dir,
   );
   t.equal(checked.code, 0, `the generated types give int64 as bigint: ${checked.stdout}${checked.stderr}`);
-  writeFileSync(join(dir, 'test/pets-client.test.js'), clientTest('node'));
+  writeFileSync(join(dir, 'test/pets-client.test.js'), README_TEST);
   writeFileSync(join(dir, 'src/pets-client.js'), generatedClient('status'));
   const passed = await run(process.execPath, ['--test', 'test/'], dir, userEnv({ CI: 'true' }));
   t.equal(passed.code, 0, `node --test passes: ${(passed.stdout + passed.stderr).slice(-3000)}`);
