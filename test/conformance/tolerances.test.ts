@@ -12,7 +12,7 @@ import type { OracleTarget } from '../../conformance/differential/mirror.js';
 import { createServer } from '../../src/server/index.js';
 import { runConformance } from '../../conformance/index.js';
 import { GENERATED_NAME_CODE_POINTS } from '../../conformance/arbitraries/requests.js';
-import { interfaceMethods, operationPathOf, TOLERANCES } from '../../conformance/tolerances.js';
+import { allowanceRows, interfaceMethods, operationPathOf, TOLERANCES, type Pair } from '../../conformance/tolerances.js';
 import type { CheckContext, Family } from '../../conformance/vocabulary.js';
 import { startFramework } from '../../fixtures/frameworks/index.mjs';
 import { startVariant } from '../../fixtures/implementations/index.mjs';
@@ -123,4 +123,26 @@ t.test("docs/conformance.md's tolerance table has one row per row of the table, 
     ids,
     TOLERANCES.map((row) => `${row.id} ${row.rule}`),
   );
+});
+
+t.test('--compare-allow entries become rows of the table: of one kind, for one operation and one status when given', async (t) => {
+  const [any, narrow] = allowanceRows([
+    { difference: 'accepted-refused', reason: 'v2 refuses what v1 served' },
+    { difference: 'refused-accepted', operationId: 'createPet', status: 201, reason: 'v2 takes a form body' },
+  ]);
+  t.match(any, { id: 'compare-allow-1', rule: 'same-outcome', allows: 'v2 refuses what v1 served', source: '--compare-allow' });
+  t.equal(narrow?.id, 'compare-allow-2');
+  const exchange = (operationId: string, status: number) =>
+    ({
+      family: 'oracle',
+      request: { method: 'POST', path: '/pets', headers: {}, operationId },
+      response: { status, headers: {}, text: '', json: undefined, durationMs: 1 },
+    }) as Exchange;
+  const pair = (kind: Pair['kind']) => ({ kind, oracle: { status: 400, headers: {} }, op: undefined, lagging: false }) as Pair;
+  t.equal(any!.applies(exchange('listPets', 400), operations, pair('accepted-refused')), true, 'any operation, any status');
+  t.equal(any!.applies(exchange('listPets', 400), operations, pair('refused-accepted')), false, 'its kind only');
+  t.equal(any!.applies(exchange('listPets', 400), operations), false, 'never outside a comparison');
+  t.equal(narrow!.applies(exchange('createPet', 201), operations, pair('refused-accepted')), true);
+  t.equal(narrow!.applies(exchange('listPets', 201), operations, pair('refused-accepted')), false, 'its operation only');
+  t.equal(narrow!.applies(exchange('createPet', 200), operations, pair('refused-accepted')), false, "the target's status only");
 });
