@@ -82,6 +82,19 @@ function longestString(body: string | undefined): number {
   return walk(parsed.value);
 }
 
+/** Fields that are not lists (RFC 9110 §5.3, §11.6.2, §8.3, §8.6, §7.2): sent twice, the message is malformed. */
+const SINGLETONS = new Set(['authorization', 'host', 'content-type', 'content-length']);
+
+/** Whether the request sends one of them more than once (as repeated lines, or under names that differ in case only). */
+function repeatsASingleton(request: Exchange['request']): boolean {
+  const counts = new Map<string, number>();
+  for (const [name, value] of Object.entries(request.headers)) {
+    const key = name.toLowerCase();
+    counts.set(key, (counts.get(key) ?? 0) + (Array.isArray(value) ? value.length : 1));
+  }
+  return [...SINGLETONS].some((name) => (counts.get(name) ?? 0) > 1);
+}
+
 /** Statuses an HTTP stack answers to bytes it cannot take before any route is reached. */
 const PARSER_REFUSALS = new Set([400, 414, 431]);
 
@@ -109,6 +122,15 @@ export const TOLERANCES: readonly Tolerance[] = [
     source: "RFC 9112 §2.2, §3: a recipient that cannot parse a message answers 400 (the seed's Error body is the service's, which never saw it)",
     seenIn: 'Node.js (Express, Fastify) and uvicorn write a bare status line for a message they refuse',
     applies: ({ request, response }) => request.raw !== undefined && PARSER_REFUSALS.has(response.status),
+  },
+  {
+    id: 'repeated-field-refusal',
+    rule: 'error-body',
+    allows:
+      'a 400 without an Error body to a request that repeats a field that is not a list (two Authorization fields): a refusal of the message by the HTTP stack or a gateway in front, before the service',
+    source: 'RFC 9110 §5.3: a sender MUST NOT generate multiple field lines with the same name unless the field is a list; such a message may be refused',
+    seenIn: 'nginx in front of any server ("client sent duplicate header line", its own HTML page)',
+    applies: ({ request, response }) => response.status === 400 && repeatsASingleton(request),
   },
   {
     id: 'outside-interface',

@@ -8,8 +8,9 @@
  * does with any of them is its own, so long as nothing is served without the
  * key. One line a field. Left out: the fields that frame the message or name
  * the connection (Content-Length, Transfer-Encoding, Host, Connection,
- * Upgrade, TE, Keep-Alive) and Expect, which undici sets itself or refuses
- * to send and the http family probes by hand, and Authorization, which is the credential.
+ * Upgrade, TE, Keep-Alive), Expect and Proxy-Authorization, which undici sets
+ * itself or refuses to send (the latter through a proxy), and the http family
+ * probes by hand where it can, and Authorization, which is the credential.
  */
 export const REGISTERED_FIELDS: readonly string[] = [
   'accept',
@@ -37,7 +38,6 @@ export const REGISTERED_FIELDS: readonly string[] = [
   'pragma',
   'prefer',
   'priority',
-  'proxy-authorization',
   'range',
   'referer',
   'sec-fetch-dest',

@@ -18,6 +18,7 @@ import { startFramework } from '../../fixtures/frameworks/index.mjs';
 import { startVariant } from '../../fixtures/implementations/index.mjs';
 import { operations } from '../../spec/operations.js';
 import { startTestServer } from '../helpers/server.js';
+import { startNginx } from '../helpers/staging.js';
 
 /** The correct server that needs each row, and the families whose requests meet it. */
 const NEEDED_BY: Record<string, { server: string; families: Family[] }> = {
@@ -26,6 +27,7 @@ const NEEDED_BY: Record<string, { server: string; families: Family[] }> = {
   'parser-refusal': { server: 'express', families: ['http'] },
   'outside-interface': { server: 'express', families: ['invariants'] },
   'method-outside-interface': { server: 'fastify', families: ['http'] },
+  'repeated-field-refusal': { server: 'reference behind nginx', families: ['auth'] },
   'open-reading': { server: 'first-member-wins', families: ['json'] },
   'media-type-reading': { server: 'lenient-media-types', families: ['media-types'] },
   'unknown-names': { server: 'refuses-unknown-properties', families: ['validation'] },
@@ -43,6 +45,15 @@ async function startOracle(t: Test, apiKey: string): Promise<OracleTarget> {
 }
 
 async function start(t: Test, name: string): Promise<{ url: string; apiKey: string }> {
+  if (name === 'reference behind nginx') {
+    const { url, key } = await startTestServer(t);
+    const upstream = new URL(url).origin;
+    const gateway = await startNginx(
+      t,
+      (port) => `listen 127.0.0.1:${port}; location / { proxy_pass ${upstream}; proxy_http_version 1.1; proxy_set_header Connection ""; }`,
+    );
+    return { url: `http://127.0.0.1:${gateway.port}/v1`, apiKey: key };
+  }
   if (name === 'reference') {
     const { url, key } = await startTestServer(t);
     return { url, apiKey: key };
