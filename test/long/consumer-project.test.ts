@@ -11,7 +11,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, run, userEnv } from '../helpers/consumer.js';
+import { packTarball, ROOT, run, userEnv } from '../helpers/consumer.js';
 import t, { type Test } from 'tap';
 
 /** The repository's TypeScript, by absolute path: the tool, not the package under test. */
@@ -61,13 +61,7 @@ let files: string[] = [];
 
 t.before(async () => {
   // As a maintainer publishes: npm pack runs prepack (the build, with the bundled Swagger UI) first.
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], ROOT, { ...userEnv(), PATH: process.env['PATH'] ?? '' });
-  if (packed.code !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
-  const report = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
-  const first = report[0];
-  if (!first) throw new Error(`npm pack said nothing: ${packed.stdout}`);
-  tarball = join(work, first.filename);
-  files = first.files.map((f) => f.path).sort();
+  ({ tarball, files } = await packTarball(work));
 
   // An empty CommonJS project (no "type": Jest's default kind), with @types/node as a TypeScript user has it.
   const types = JSON.parse(readFileSync(join(ROOT, 'node_modules/@types/node/package.json'), 'utf8')) as { version: string };

@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { ROOT, run, userEnv } from '../helpers/consumer.js';
+import { packTarball, ROOT, run, userEnv } from '../helpers/consumer.js';
 
 // Packing, three installs from the registry (Jest, Vitest), and three runs of a runner each.
 t.setTimeout(900_000);
@@ -126,7 +126,7 @@ const README_TEST = (() => {
 })();
 
 const PROJECTS = {
-  node: { type: 'module', file: 'test/pets-client.test.js', install: [] as string[], command: [process.execPath, '--test', 'test/'] },
+  node: { type: 'module', file: 'test/pets-client.test.js', install: [] as string[], command: [process.execPath, '--test'] },
   jest: { type: undefined, file: 'test/pets-client.test.js', install: ['jest@30'], command: ['npx', 'jest'] },
   // An ES module project under Jest's default configuration: its tests are CommonJS files (.cjs), as Jest loads them.
   'jest-esm': { type: 'module', file: 'test/pets-client.test.cjs', install: ['jest@30'], command: ['npx', 'jest'] },
@@ -134,10 +134,7 @@ const PROJECTS = {
 } as const;
 
 t.before(async () => {
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], ROOT, { ...userEnv(), PATH: process.env['PATH'] ?? '' });
-  if (packed.code !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
-  const report = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string }[];
-  tarball = join(work, report[0]!.filename);
+  tarball = (await packTarball(work)).tarball;
 });
 
 for (const [runner, project] of Object.entries(PROJECTS) as [keyof typeof PROJECTS, (typeof PROJECTS)[keyof typeof PROJECTS]][]) {
@@ -235,10 +232,10 @@ t.test("openapi-fetch: the README's client test passes against a generated clien
   t.equal(checked.code, 0, `the generated types give int64 as bigint: ${checked.stdout}${checked.stderr}`);
   writeFileSync(join(dir, 'test/pets-client.test.js'), README_TEST);
   writeFileSync(join(dir, 'src/pets-client.js'), generatedClient('status'));
-  const passed = await run(process.execPath, ['--test', 'test/'], dir, userEnv({ CI: 'true' }));
+  const passed = await run(process.execPath, ['--test'], dir, userEnv({ CI: 'true' }));
   t.equal(passed.code, 0, `node --test passes: ${(passed.stdout + passed.stderr).slice(-3000)}`);
   writeFileSync(join(dir, 'src/pets-client.js'), generatedClient('stauts'));
-  const failed = await run(process.execPath, ['--test', 'test/'], dir, userEnv({ CI: 'true' }));
+  const failed = await run(process.execPath, ['--test'], dir, userEnv({ CI: 'true' }));
   t.not(failed.code, 0, 'and fails with a misspelt parameter');
   t.match(failed.stdout + failed.stderr, /stauts/);
 });
