@@ -20,6 +20,7 @@ import { isObject } from '../../spec/json/is-object.js';
 import { fillPath, markedProperty } from '../arbitraries/requests.js';
 import { integerRange } from '../arbitraries/schema.js';
 import { RateLimited, TransportError, type Exchange } from '../client.js';
+import { isWrite } from '../differential/outcome.js';
 import { describeValue, differingField, idOf } from '../knowledge.js';
 import type { Check, CheckContext, Failure } from '../vocabulary.js';
 import { filterParameters, getOperation, listOperation, pageSizeParameter } from './family-requests.js';
@@ -29,7 +30,6 @@ const MARKED = markedProperty(componentSchema('Pet')) ?? 'name';
 const MAX_GAP_READS = 256;
 /** The run's own pets read back at the end, at most (spread over them all). */
 const MAX_OWN_READS = 200;
-const SAFE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
 interface Noted {
   readonly pet: JsonObject;
@@ -78,7 +78,7 @@ export function createLedger(prefix: string): Ledger {
       if (response.status < 200 || response.status >= 300) return;
       const body = response.json;
       const pets = (Array.isArray(body) ? body : [body]).filter((p): p is JsonObject => isObject(p) && idOf(p) !== undefined && marked(p));
-      const writes = !SAFE.has(request.method.toUpperCase());
+      const writes = isWrite(request);
       const at = performance.now();
       for (const pet of pets) {
         const id = idOf(pet)!;

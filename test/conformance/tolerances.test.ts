@@ -8,8 +8,6 @@ import t, { type Test } from 'tap';
 import { universalRules } from '../../conformance/checks/universal.js';
 import type { Exchange, WireResponse } from '../../conformance/client.js';
 import { judgePair, type PairFacts } from '../../conformance/differential/compare.js';
-import type { OracleTarget } from '../../conformance/differential/mirror.js';
-import { createServer } from '../../src/server/index.js';
 import { runConformance } from '../../conformance/index.js';
 import { GENERATED_NAME_CODE_POINTS } from '../../conformance/arbitraries/requests.js';
 import { allowanceRows, interfaceMethods, operationPathOf, TOLERANCES, type Pair } from '../../conformance/tolerances.js';
@@ -17,6 +15,7 @@ import type { CheckContext, Family } from '../../conformance/vocabulary.js';
 import { startFramework } from '../../fixtures/frameworks/index.mjs';
 import { startVariant } from '../../fixtures/implementations/index.mjs';
 import { operations } from '../../spec/operations.js';
+import { startTestOracle } from '../helpers/reference-oracle.js';
 import { startTestServer } from '../helpers/server.js';
 import { startNginx } from '../helpers/staging.js';
 
@@ -35,14 +34,6 @@ const NEEDED_BY: Record<string, { server: string; families: Family[] }> = {
   'read-after-write': { server: 'lagging-get-pet', families: ['state'] },
   'past-sunset': { server: 'past-sunset', families: ['deprecation'] },
 };
-
-/** The reference server as the run's oracle, in this process, as `petstore conform` starts it. */
-async function startOracle(t: Test, apiKey: string): Promise<OracleTarget> {
-  const server = createServer({ apiKeys: [apiKey], ids: 'random', control: false, docs: false, findings: false });
-  const baseUrl = await server.listen(0, '127.0.0.1');
-  t.teardown(() => server.close());
-  return { baseUrl, apiKey, label: 'the reference server', inProcess: true };
-}
 
 async function start(t: Test, name: string): Promise<{ url: string; apiKey: string }> {
   if (name === 'reference behind nginx') {
@@ -98,7 +89,7 @@ for (const row of TOLERANCES) {
   const { server, families } = NEEDED_BY[row.id]!;
   t.test(`${row.id}: ${server} passes, and fails without the row`, async (t) => {
     const target = await start(t, server);
-    const oracle = await startOracle(t, target.apiKey);
+    const oracle = await startTestOracle(t, target.apiKey);
     const pairs: [Exchange, WireResponse, PairFacts][] = [];
     const exchanges: Exchange[] = [];
     const result = await runConformance({

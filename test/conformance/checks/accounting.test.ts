@@ -155,7 +155,14 @@ t.test("the read-back reads the run's pets by id while time is left and getPet i
   }
 });
 
-t.test("the run's own pets are read back 200 at most, spread over them all", async (t) => {
+/**
+ * A run's context for the read-back: every read answered by `answer` (given the paths sent so far), each noted,
+ * read once unless `readAfterWrite` says otherwise; `hear` plays an exchange to the check's observer.
+ */
+function readBackRun(
+  answer: (path: string, sent: readonly string[]) => Exchange,
+  readAfterWrite: (read: () => Promise<unknown>, ok: (sent: unknown) => boolean) => Promise<unknown> = (read) => read(),
+) {
   const sent: string[] = [];
   const listeners: ((e: Exchange) => void)[] = [];
   const ctx = {
@@ -164,16 +171,23 @@ t.test("the run's own pets are read back 200 at most, spread over them all", asy
     client: { observe: (l: (e: Exchange) => void) => listeners.push(l) },
     send: async (_family: string, request: { path: string }) => {
       sent.push(request.path);
-      const id = /^\/pets\/(\d+)$/.exec(request.path)?.[1];
-      const read = exchange('GET', request.path, 200, id ? pet(BigInt(id), `${PREFIX}${id}`) : []);
+      const read = answer(request.path, sent);
       return { request: read.request, response: read.response };
     },
-    readAfterWrite: (read: () => unknown) => read(),
+    readAfterWrite,
     timeLeft: () => 60_000,
     targetNow: () => 0,
   } as never;
+  return { ctx, sent, hear: (e: Exchange) => listeners.forEach((l) => l(e)) };
+}
+
+t.test("the run's own pets are read back 200 at most, spread over them all", async (t) => {
+  const { ctx, sent, hear } = readBackRun((path) => {
+    const id = /^\/pets\/(\d+)$/.exec(path)?.[1];
+    return exchange('GET', path, 200, id ? pet(BigInt(id), `${PREFIX}${id}`) : []);
+  });
   const check = accountingCheck(ctx);
-  for (let id = 1n; id <= 401n; id++) for (const listener of listeners) listener(exchange('POST', '/pets', 201, pet(id, `${PREFIX}${id}`)));
+  for (let id = 1n; id <= 401n; id++) hear(exchange('POST', '/pets', 201, pet(id, `${PREFIX}${id}`)));
   t.equal((await check.run(ctx)).status, 'passed');
   const reads = sent.filter((path) => !path.startsWith('/pets?'));
   t.ok(reads.length > 100 && reads.length <= 200, `${reads.length} read`);
@@ -182,29 +196,20 @@ t.test("the run's own pets are read back 200 at most, spread over them all", asy
 });
 
 t.test('a pet of the run answered 404 is read again within the settle window, and not removed once served', async (t) => {
-  const sent: string[] = [];
-  const listeners: ((e: Exchange) => void)[] = [];
-  const ctx = {
-    operations,
-    options: { namePrefix: PREFIX },
-    client: { observe: (l: (e: Exchange) => void) => listeners.push(l) },
-    send: async (_family: string, request: { path: string }) => {
-      sent.push(request.path);
-      // A replica behind: pet 1 is found from its second read on.
-      const found = request.path === '/pets/1' && sent.filter((p) => p === '/pets/1').length > 1;
-      const read = exchange('GET', request.path, request.path.startsWith('/pets?') || found ? 200 : 404, found ? pet(1n, `${PREFIX}1`) : []);
-      return { request: read.request, response: read.response };
+  // A replica behind: pet 1 is found from its second read on.
+  const { ctx, sent, hear } = readBackRun(
+    (path, earlier) => {
+      const found = path === '/pets/1' && earlier.filter((p) => p === '/pets/1').length > 1;
+      return exchange('GET', path, path.startsWith('/pets?') || found ? 200 : 404, found ? pet(1n, `${PREFIX}1`) : []);
     },
-    readAfterWrite: async (read: () => Promise<{ response: { status: number } }>, ok: (s: unknown) => boolean) => {
-      let sent = await read();
-      for (let tries = 0; !ok(sent) && tries < 4; tries++) sent = await read();
-      return sent;
+    async (read, ok) => {
+      let answer = await read();
+      for (let tries = 0; !ok(answer) && tries < 4; tries++) answer = await read();
+      return answer;
     },
-    timeLeft: () => 60_000,
-    targetNow: () => 0,
-  } as never;
+  );
   const check = accountingCheck(ctx);
-  for (const listener of listeners) listener(exchange('POST', '/pets', 201, pet(1n, `${PREFIX}1`)));
+  hear(exchange('POST', '/pets', 201, pet(1n, `${PREFIX}1`)));
   t.equal((await check.run(ctx)).status, 'passed');
   t.same(
     sent.filter((path) => !path.startsWith('/pets?')),

@@ -1,20 +1,12 @@
 // oracle.composed (conformance/differential/composed.ts): requests composed
 // from the interface with perturbations a conforming server ignores, compared
 // with the oracle on the spot and shrunk to the fewest perturbations.
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { percentEncodeAll } from '../../../conformance/differential/composed.js';
-import type { OracleTarget } from '../../../conformance/differential/mirror.js';
 import { runConformance } from '../../../conformance/index.js';
 import { startVariant } from '../../../fixtures/implementations/index.mjs';
-import { createServer } from '../../../src/server/index.js';
+import { startTestOracle } from '../../helpers/reference-oracle.js';
 import { startTestServer } from '../../helpers/server.js';
-
-async function startOracle(t: Test, apiKey: string): Promise<OracleTarget> {
-  const server = createServer({ apiKeys: [apiKey], ids: 'random', control: false, docs: false, findings: false });
-  const baseUrl = await server.listen(0, '127.0.0.1');
-  t.teardown(() => server.close());
-  return { baseUrl, apiKey, label: 'the reference server', inProcess: true };
-}
 
 t.test('every byte percent-encoded, as any client may send any character', async (t) => {
   t.equal(percentEncodeAll('5'), '%35');
@@ -25,7 +17,7 @@ t.test('every byte percent-encoded, as any client may send any character', async
 
 t.test('the reference server agrees with itself on every composed request', async (t) => {
   const { url, key } = await startTestServer(t);
-  const result = await runConformance({ baseUrl: url, apiKey: key, seed: 21, runs: 40, families: ['oracle'], oracle: await startOracle(t, key) });
+  const result = await runConformance({ baseUrl: url, apiKey: key, seed: 21, runs: 40, families: ['oracle'], oracle: await startTestOracle(t, key) });
   const composed = result.checks.find((c) => c.id === 'oracle.composed');
   t.equal(composed?.status, 'passed', composed?.failure?.message ?? 'no failure');
   t.ok((composed?.runs ?? 0) >= 40, `${composed?.runs} requests`);
@@ -38,7 +30,7 @@ for (const [variant, shown] of [
   t.test(`${variant}: only the composed requests show it, shrunk to one perturbation`, async (t) => {
     const server = await startVariant(variant, { apiKey: 'test-key' });
     t.teardown(() => server.close());
-    const result = await runConformance({ baseUrl: server.url, apiKey: server.apiKey, seed: 21, runs: 25, oracle: await startOracle(t, server.apiKey) });
+    const result = await runConformance({ baseUrl: server.url, apiKey: server.apiKey, seed: 21, runs: 25, oracle: await startTestOracle(t, server.apiKey) });
     t.same([...new Set(result.failures.map((f) => f.checkId))], ['oracle.composed'], 'no other check fails it');
     const failure = result.failures[0];
     t.match(failure?.message, shown);

@@ -1,19 +1,12 @@
 // The oracle (conformance/differential/mirror.ts): every request of the run
 // sent again to a second implementation, ids and key translated, the answers
 // compared in the order the target gave them.
-import t, { type Test } from 'tap';
-import { createOracleSession, oracleCheck, translated, type OracleTarget } from '../../../conformance/differential/mirror.js';
+import t from 'tap';
+import { createOracleSession, oracleCheck, translated } from '../../../conformance/differential/mirror.js';
 import { runConformance } from '../../../conformance/index.js';
-import { createServer } from '../../../src/server/index.js';
 import { startFront } from '../../helpers/front.js';
+import { startTestOracle } from '../../helpers/reference-oracle.js';
 import { startTestServer } from '../../helpers/server.js';
-
-async function startOracle(t: Test, apiKey: string): Promise<OracleTarget> {
-  const server = createServer({ apiKeys: [apiKey], ids: 'random', control: false, docs: false, findings: false });
-  const baseUrl = await server.listen(0, '127.0.0.1');
-  t.teardown(() => server.close());
-  return { baseUrl, apiKey, label: 'the reference server', inProcess: true };
-}
 
 t.test("a request is translated: the target's ids of the run's pets to the oracle's, the target's key to the oracle's", async (t) => {
   const ids = new Map([['12', '90071992547409931']]);
@@ -39,7 +32,7 @@ t.test("a request is translated: the target's ids of the run's pets to the oracl
 
 t.test('the reference compared with itself: every request mirrored, no difference', async (t) => {
   const { url, key } = await startTestServer(t);
-  const oracle = await startOracle(t, key);
+  const oracle = await startTestOracle(t, key);
   const ops: [string, string | undefined][] = [];
   const result = await runConformance({
     baseUrl: url,
@@ -70,7 +63,7 @@ t.test('a target that serves the list without a key, where the oracle refuses, f
   const front = await startFront(t, url, async (req, forward) =>
     req.headers['accept'] === 'text/html' ? forward({ ...req, headers: { ...req.headers, authorization: `Bearer ${key}` } }) : forward(),
   );
-  const oracle = await startOracle(t, key);
+  const oracle = await startTestOracle(t, key);
   const result = await runConformance({
     baseUrl: front,
     apiKey: key,
@@ -213,7 +206,7 @@ t.test('an oracle that stopped leaves the comparison skipped, unless it found a 
 
 t.test('under --read-only the comparison still runs: it writes nothing itself', async (t) => {
   const { url, key } = await startTestServer(t);
-  const oracle = await startOracle(t, key);
+  const oracle = await startTestOracle(t, key);
   const result = await runConformance({ baseUrl: url, apiKey: key, seed: 3, runs: 3, families: ['not-found'], readOnly: true, oracle });
   t.equal(result.checks.find((c) => c.id === 'oracle.same-outcome')?.status, 'passed');
 });
