@@ -13,7 +13,7 @@ export { TargetUnreachableError } from './client.js';
 // a ConformanceResult. The API key is never printed: every reporter and
 // `redact` take the secrets to hide.
 export { describeCounts, verdictOf } from './outcomes.js';
-export { proxyFor, proxyProblem } from './transport.js';
+export { createTransport, proxyFor, proxyProblem } from './transport.js';
 export type { TlsOptions } from './transport.js';
 export type { Secret, Secrets } from './key-forms.js';
 export { redact } from './reporters/replay.js';
@@ -23,3 +23,6 @@ export { renderJson, renderJunit, renderTap } from './reporters/machine.js';
 export { renderHtml } from './reporters/html.js';
 export type { OracleTarget } from './differential/mirror.js';
 export type { CompareAllowance } from './tolerances.js';
+// The suite's judge of traffic it did not send (`petstore proxy`): every answer that passed through, by the suite's rules.
+export { createPassiveJudge } from './passive/judge.js';
+export type { PassiveJudge, PassiveJudgeOptions, PassedExchange, PassiveFinding } from './passive/judge.js';

@@ -103,7 +103,7 @@ function namesIn(body: string, prefix: string): string[] {
   return out;
 }
 
-const ACCOUNTING = {
+export const ACCOUNTING = {
   id: 'state.accounting',
   family: 'state',
   operationId: '*',

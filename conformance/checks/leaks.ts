@@ -30,7 +30,11 @@ import { Violation, type Check, type CheckContext } from '../vocabulary.js';
 import { ruleCheck, type AnswerRule } from './rules.js';
 import { someExistingId } from './family-requests.js';
 
-const SECTION = '§5 Authentication';
+export const SECTION = '§5 Authentication';
+
+/** What no answer may carry: said once, for the run's checks and the proxy's judge. */
+export const KEY_REQUIREMENT =
+  'Every operation requires the API key as a bearer credential (§5): the key is a secret between the client and the service, so no answer, to a request with or without it, carries it in a header or an Error message.';
 
 /** Shorter keys would match ordinary words of an answer (as in key-forms.ts). */
 export const MIN_KEY_LENGTH = 6;
@@ -141,8 +145,7 @@ function keyInAnswersCheck(op: OperationDescriptor, observed: ReadonlyMap<string
     family: 'leaks',
     operationId: op.operationId,
     title: `no answer of ${op.operationId} holds the API key (error messages, headers), whatever the request`,
-    requirement:
-      'Every operation requires the API key as a bearer credential (§5): the key is a secret between the client and the service, so no answer, to a request with or without it, carries it in a header or an Error message.',
+    requirement: KEY_REQUIREMENT,
     seedSection: SECTION,
     writes: op.method !== 'GET',
     arbitrary: (c) => fc.nat({ max: probesOf(c, op, '1').length - 1 }),

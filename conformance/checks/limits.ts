@@ -47,12 +47,28 @@ export function ensurePopulation(ctx: CheckContext, family: Family, op: Operatio
   return pending;
 }
 
+/** What a page size promises, for the limits family and the proxy's judge: at most `limit` pets, and its default. */
+export function limitRequirements(size: ParameterDescriptor): { readonly atMost: string; readonly byDefault: string; readonly section: string } {
+  const [min, max] = integerRange(size.schema);
+  const fallback = defaultPageSize(size);
+  return {
+    atMost: `${size.name}: minimum ${min}, maximum ${max}; "Maximum number of animals returned" (§4.1, §8).`,
+    byDefault: `${size.name} default ${fallback} (§4.1, §8).`,
+    section: SECTION,
+  };
+}
+
+/** The page size when a request names none: the parameter's default, else its maximum. */
+export function defaultPageSize(size: ParameterDescriptor): bigint {
+  return typeof size.schema['default'] === 'number' ? BigInt(size.schema['default'] as number) : integerRange(size.schema)[1];
+}
+
 export function limitsChecks(ctx: CheckContext): Check[] {
   const op = listOperation(ctx);
   const size = op && pageSizeParameter(op);
   if (!op || !size) return [];
   const [min, max] = integerRange(size.schema);
-  const fallback = typeof size.schema['default'] === 'number' ? BigInt(size.schema['default'] as number) : max;
+  const fallback = defaultPageSize(size);
   const filters = filterParameters(op);
   const filterValue = fc.record(Object.fromEntries(filters.map((f) => [f.name, fc.constantFrom(...((f.schema['enum'] ?? []) as string[]))])), {
     requiredKeys: [],
@@ -73,7 +89,7 @@ export function limitsChecks(ctx: CheckContext): Check[] {
       ...base,
       id: `limits.${op.operationId}.at-most-limit`,
       title: `${op.operationId} returns at most \`${size.name}\` pets for every ${size.name} in ${min}..${max}, and all of them when fewer exist`,
-      requirement: `${size.name}: minimum ${min}, maximum ${max}; "Maximum number of animals returned" (§4.1, §8).`,
+      requirement: limitRequirements(size).atMost,
       arbitrary: () => fc.tuple(fc.oneof(fc.bigInt({ min, max }), fc.constantFrom(min, max, fallback, max - 1n, min + 1n)), filterValue),
       examples: () => [min, max, fallback].map((limit) => [limit, {}] as [bigint, Record<string, string>]),
       predicate: (c, [limit, filter]) => page(c, limit, filter),
@@ -83,7 +99,7 @@ export function limitsChecks(ctx: CheckContext): Check[] {
       ...base,
       id: `limits.${op.operationId}.default`,
       title: `${op.operationId} without \`${size.name}\` returns at most ${fallback} pets, and all of them when fewer exist`,
-      requirement: `${size.name} default ${fallback} (§4.1, §8).`,
+      requirement: limitRequirements(size).byDefault,
       arbitrary: () => filterValue,
       predicate: (c, filter) => page(c, undefined, filter),
       runs: (c) => Math.max(1, Math.round(c.options.runs / 10)),

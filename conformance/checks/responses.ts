@@ -13,6 +13,11 @@ import type { Exchange } from '../client.js';
 import type { ResponseValidator } from '../response-validator.js';
 import type { CheckOutcome, Failure } from '../vocabulary.js';
 
+/** What every answer of an operation as the spec spells it must be: said once, for the run's judge and the proxy's. */
+export const RESPONSES_REQUIREMENT =
+  'All bodies are application/json (§4); every error response carries the Error body {code, message, status} (§7); the statuses are those of §4.';
+export const RESPONSES_SECTION = '§4 Endpoints, §7 Errors';
+
 export interface ResponseJudge {
   observe(exchange: Exchange): void;
   /** The verdicts, once every response observed so far has been judged. */
@@ -38,9 +43,8 @@ export function createResponseJudge(operations: readonly OperationDescriptor[], 
           checkId: `responses.${op.operationId}`,
           family: 'responses',
           operationId: op.operationId,
-          requirement:
-            'All bodies are application/json (§4); every error response carries the Error body {code, message, status} (§7); the statuses are those of §4.',
-          seedSection: '§4 Endpoints, §7 Errors',
+          requirement: RESPONSES_REQUIREMENT,
+          seedSection: RESPONSES_SECTION,
           message,
           request: exchange.request,
           response: exchange.response,
@@ -99,7 +103,7 @@ export function createResponseJudge(operations: readonly OperationDescriptor[], 
 }
 
 /** What is wrong with one answer by itself: a redirect, an undeclared success, the media type. */
-function problemsOf(op: OperationDescriptor, exchange: Exchange): string[] {
+export function problemsOf(op: OperationDescriptor, exchange: Exchange): string[] {
   const { response } = exchange;
   const out: string[] = [];
   const declared = op.responses.find((r) => r.status === response.status);

@@ -25,6 +25,11 @@ export type RuleFinding =
       readonly reference: string;
     };
 
+/** What makes two problems one: the rule's own kind, or the wording with its numbers taken out. */
+export function problemKind(finding: Extract<RuleFinding, { problem: string }>): string {
+  return finding.kind ?? finding.problem.replace(/-?\d+/g, 'N');
+}
+
 export interface AnswerRule {
   /** The check id: `<family>.<name>`. */
   readonly id: string;
@@ -49,7 +54,7 @@ export function ruleCheck(rule: AnswerRule, ctx: CheckContext): Check {
     const finding = rule.judge(exchange, ctx);
     if (finding === undefined) return;
     if ('problem' in finding) {
-      const key = finding.kind ?? finding.problem.replace(/-?\d+/g, 'N');
+      const key = problemKind(finding);
       const seen = problems.get(key);
       if (seen) seen.count++;
       else problems.set(key, { exchange, message: finding.problem, count: 1 });

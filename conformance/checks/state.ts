@@ -16,7 +16,11 @@ import { Violation, type Check, type CheckContext } from '../vocabulary.js';
 import { readPage } from './page.js';
 import { createOperation, createPet, filterParameters, getOperation, listOperation, pageSizeParameter } from './family-requests.js';
 
-const SECTION = '§2 Resources, §4 Endpoints';
+export const SECTION = '§2 Resources, §4 Endpoints';
+
+/** What the model-based runs hold a target to: said once, for them and the proxy's judge. */
+export const STATE_REQUIREMENT =
+  'Pet: "Unique identifier assigned by the service on creation" (§2); createPet returns the created Pet (§4.2); getPet returns a Pet (§4.3); listPets "Returns only animals with this status", limit is the maximum returned (§4.1).';
 
 type Model = Record<string, never>;
 type Real = CheckContext;
@@ -87,8 +91,7 @@ export function stateChecks(ctx: CheckContext): Check[] {
       family: 'state',
       operationId: `${create.operationId}+${list.operationId}${getOperation(ctx) ? `+${getOperation(ctx)!.operationId}` : ''}`,
       title: 'sequences of create, get and list keep every created pet retrievable unchanged, ids unique, filters and short pages exact',
-      requirement:
-        'Pet: "Unique identifier assigned by the service on creation" (§2); createPet returns the created Pet (§4.2); getPet returns a Pet (§4.3); listPets "Returns only animals with this status", limit is the maximum returned (§4.1).',
+      requirement: STATE_REQUIREMENT,
       seedSection: SECTION,
       writes: true,
       arbitrary: (c) => {

@@ -178,7 +178,13 @@ function readBackRun(
     timeLeft: () => 60_000,
     targetNow: () => 0,
   } as never;
-  return { ctx, sent, hear: (e: Exchange) => listeners.forEach((l) => l(e)) };
+  return {
+    ctx,
+    sent,
+    hear: (e: Exchange) => {
+      for (const l of listeners) l(e);
+    },
+  };
 }
 
 t.test("the run's own pets are read back 200 at most, spread over them all", async (t) => {
