@@ -328,12 +328,17 @@ export const controlOpenapi = {
       },
       Finding: {
         type: 'object',
-        required: ['code', 'severity', 'rule', 'seed', 'sent', 'expected', 'message', 'count', 'first', 'last'],
+        required: ['code', 'side', 'severity', 'rule', 'seed', 'sent', 'expected', 'message', 'count', 'first', 'last'],
         properties: {
           code: {
             type: 'string',
             description:
-              "A stable code: a refusal's is the Error code the request got (unauthorized, invalid_parameter…); a warning's is unknown_query_parameter, unknown_body_field, deprecated_operation, rounded_id or key_form",
+              "A stable code: a refusal's is the Error code the request got (unauthorized, invalid_parameter…); a warning's is unknown_query_parameter, unknown_body_field, deprecated_operation, rounded_id or key_form; a server finding's is the id of the suite's check the upstream's answer breaks (responses.getPet, http.date…)",
+          },
+          side: {
+            enum: ['client', 'server'],
+            description:
+              "client: what the client sent; server: what the upstream answered, behind petstore proxy, judged by the suite's rules for one exchange",
           },
           severity: {
             enum: ['error', 'warning'],
@@ -342,7 +347,7 @@ export const controlOpenapi = {
           rule: { type: 'string', description: 'A JSON pointer into spec/openapi.json: the parameter, body field, header or operation concerned' },
           seed: { type: 'string', description: "The seed's section, such as §4.1 List animals" },
           operationId: { type: 'string' },
-          sent: { type: 'string', description: 'What the client sent, in its terms; never an API key' },
+          sent: { type: 'string', description: 'What the client sent, in its terms (a server finding: what the upstream answered); never an API key' },
           expected: { type: 'string', description: 'What the interface expects instead' },
           message: { type: 'string', description: 'What went wrong and what to do' },
           status: { type: 'integer', description: 'For a refusal: the status the request got' },

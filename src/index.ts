@@ -7,7 +7,7 @@ import { DEFAULT_REDIS_PREFIX, isRedisUrl, openRedisStore, StoreOpenError, type 
 import { defaultLimits } from './server/decisions.js';
 import { inProcessControl, type InProcessControl } from './in-process.js';
 
-export { createServer, errorCatalog } from './server/index.js';
+export { createServer, errorCatalog, normaliseBasePath } from './server/index.js';
 export type { ServerOptions, PetstoreServer, ErrorCode, AllowedFinding, AssertOptions, Finding, FindingCode, Severity } from './server/index.js';
 export { FindingsError, describeFindings } from './server/index.js';
 export { openRedisStore, StoreOpenError } from './store/index.js';
@@ -29,6 +29,16 @@ export { DEFAULT_BASE_PATH, DEFAULT_HOST, DEFAULT_PORT, DEVELOPMENT_API_KEY, def
 export { createNoticeWriter, createRequestLogger, utf8Bytes } from './server/log.js';
 export { createLineBuffer } from './server/line-buffer.js';
 export { readInstant } from './server/instant.js';
+
+// What `petstore proxy` (proxy/) builds on: the server in front of a relay, the findings it notes of the upstream,
+// the in-process control a proxy shares with the stand-in, and what a state file holds.
+export type { Relay, Answered as RelayAnswered } from './server/relay.js';
+export type { Exchange } from './server/respond.js';
+export type { FindingDraft, Side } from './server/findings/finding.js';
+export type { FindingLedger } from './server/findings/ledger.js';
+export { FINDING_HEADER } from './server/findings/finding.js';
+export { inProcessControl } from './in-process.js';
+export { readNewPet, isPetId, writeStateFile } from './store/index.js';
 export {
   DEFAULT_REDIS_PREFIX,
   ID_MODES,

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { Socket } from 'node:net';
 import { operations as specOperations, type OperationDescriptor } from '../../spec/operations.js';
 import { PetStore, SeedError, type IdMode, type SeedPet, type Store } from '../store/index.js';
-import { createAuthenticator } from './authenticator.js';
+import { acceptAnyBearer, createAuthenticator, type AuthOutcome } from './authenticator.js';
 import { createClock, type Clock } from './clock.js';
 import { DEFAULT_BASE_PATH, DEVELOPMENT_API_KEY, defaultLimits, type Limits } from './decisions.js';
 import { createRequestHandler } from './handler.js';
@@ -16,7 +16,8 @@ import { createOperationHandlers } from './operation-handlers.js';
 import { answerClientError } from './client-errors.js';
 import { endAndLinger } from './linger.js';
 import type { ErrorCode } from './errors.js';
-import { createResponder, type Exchange } from './respond.js';
+import { createResponder, type Exchange, type Responder } from './respond.js';
+import { passingRefusalsOn, type Relay } from './relay.js';
 import { createDispatch, type Dispatch, type RequestIds } from './dispatch.js';
 import { StubTable } from './control/stubs.js';
 import { createControlHandler } from './control/api.js';
@@ -26,7 +27,7 @@ import { createJournalReader, Journal, keepBytes, type JournalEntry, type Journa
 import { shareControl, type ControlChange, type SharedControl, type SharedControlParts } from './control/shared-settings.js';
 import type { HeaderList } from './headers.js';
 import type { RequestLog } from './log.js';
-import { createFindingDetector } from './findings/detect.js';
+import { createFindingDetector, type FindingDetector } from './findings/detect.js';
 import { createFindingLedger, type FindingLedger } from './findings/ledger.js';
 
 export interface ServerOptions {
@@ -77,6 +78,13 @@ export interface ServerOptions {
   findings?: boolean;
   /** Random numbers for fault rates; Math.random by default (tests pass their own). */
   random?: () => number;
+  /**
+   * Pass what the interface accepts on to another implementation instead of
+   * the store (`petstore proxy`, relay.ts). Without `apiKeys`, any key sent
+   * as `Bearer <key>` is let through (the upstream judges it); the control
+   * API still takes only `apiKeys` (the development key by default).
+   */
+  relay?: Relay;
 }
 
 export interface PetstoreServer<S extends Store = PetStore> {
@@ -138,26 +146,20 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
   const answered = createRecorder(journal, clock, limits, options);
   const onError = options.onError ?? ((error: unknown) => console.error('petstore: unexpected error:', error));
   // A refusal is what the client got wrong: a finding, noted before the answer is written, which carries it.
-  const refusing = (x: Exchange, code: ErrorCode, message: () => string): void => {
-    if (detector && !x.toControl) detector.refused(x, code, message);
-  };
-  const respond = createResponder(clock, { closing: () => closing, refusing, answered, failed: onError });
+  const refusing = (x: Exchange, code: ErrorCode, message: () => string) => void (detector && !x.toControl && detector.refused(x, code, message));
+  const responder = createResponder(clock, { closing: () => closing, refusing, answered, failed: onError });
+  const { relay } = options;
+  const respond = relay ? passingRefusalsOn(responder, relay, refusing, answered) : responder;
+  const forward = relay && ((x: Exchange) => relay.forward(x, answered));
   const faults = new FaultTable(options.random);
   const stubs = new StubTable(operations);
   const ids: RequestIds = { last: 0 };
   const { sharing, shared } = shareSettings(store, { clock, faults, journal, findings });
   const authenticate = createAuthenticator(apiKeys);
-  const handle = createRequestHandler({
-    operations,
-    handlers: createOperationHandlers({ store, limits, respond, basePath, stubs, ...(detector ? { findings: detector } : {}) }),
-    authenticate,
-    basePath,
-    clock,
-    limits,
-    respond,
-    faults,
-    ...(detector ? { findings: detector } : {}),
-  });
+  const handle = interfaceHandler(
+    { operations, store, limits, respond, basePath, stubs, clock, faults, detector, forward },
+    relay && !options.apiKeys?.length ? acceptAnyBearer : authenticate,
+  );
   const operationIds = operations.map((op) => op.operationId);
   const control =
     options.control === false
@@ -214,6 +216,32 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
     },
   };
   return petstore;
+}
+
+interface InterfaceParts {
+  readonly operations: readonly OperationDescriptor[];
+  readonly store: Store;
+  readonly limits: Limits;
+  readonly respond: Responder;
+  readonly basePath: string;
+  readonly stubs: StubTable;
+  readonly clock: Clock;
+  readonly faults: FaultTable;
+  readonly detector: FindingDetector | undefined;
+  /** In front of a relay: what the store would answer is passed on instead. */
+  readonly forward: ((x: Exchange) => void) | undefined;
+}
+
+/** The interface's pipeline, on the store or in front of a relay. */
+function interfaceHandler(parts: InterfaceParts, authenticate: (header: string | undefined) => AuthOutcome) {
+  const { detector, forward, ...common } = parts;
+  const checks = { ...(detector ? { findings: detector } : {}), ...(forward ? { forward } : {}) };
+  return createRequestHandler({
+    ...common,
+    handlers: createOperationHandlers({ ...common, ...checks }),
+    authenticate,
+    ...checks,
+  });
 }
 
 /**
@@ -340,6 +368,7 @@ function createRecorder(journal: Journal, clock: Clock, limits: Limits, options:
       path: req.url ?? '',
       status,
       latencyMs,
+      upstreamMs: x.upstreamMs,
       code,
       fault: x.fault,
       httpVersion: req.httpVersion,

@@ -31,6 +31,8 @@ export interface HandlerDeps {
   readonly faults?: FaultTable;
   /** Checks of each request against the spec (findings); none for the control API, which is not the interface. */
   readonly findings?: FindingDetector;
+  /** In front of another implementation (relay.ts): OPTIONS is its to answer, CORS and all. */
+  readonly forward?: (x: Exchange) => void;
 }
 
 const NO_FAULT: FaultDecision = { kind: 'none' };
@@ -82,6 +84,7 @@ export function createRequestHandler(deps: HandlerDeps): RequestHandler {
       // OPTIONS answers what the path allows, without authentication: a
       // browser's preflight never carries credentials.
       if (method === 'OPTIONS') {
+        if (deps.forward) return deps.forward(x);
         const preflight = req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
         return respond.send(x, 204, undefined, preflight ? ['allow', route.allow, ...preflightHeaders(route.allow)] : ['allow', route.allow]);
       }

@@ -23,7 +23,8 @@ export function isJsonContentType(header: string | undefined): boolean {
   return true;
 }
 
-type BodyResult = { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large' };
+/** `head`: what was read before the body passed the limit (only when the rest is kept unread for a relay). */
+type BodyResult = { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large'; head?: Buffer };
 
 /**
  * Collects the body, stopping as soon as it passes `maxBytes`, and hands it
@@ -32,7 +33,7 @@ type BodyResult = { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large'
  * every createPet, and each promise layer is work per request (an
  * allocation, a microtask) that a callback does not need.
  */
-function readBody(req: IncomingMessage, maxBytes: number, done: (result: BodyResult) => void): void {
+function readBody(req: IncomingMessage, maxBytes: number, keepRest: boolean, done: (result: BodyResult) => void): void {
   const declared = Number(req.headers['content-length']);
   if (declared > maxBytes) return done({ ok: false, reason: 'too_large' });
   let first: Buffer | undefined;
@@ -44,7 +45,10 @@ function readBody(req: IncomingMessage, maxBytes: number, done: (result: BodyRes
     if (size > maxBytes) {
       settled = true;
       req.removeListener('data', onData);
-      return done({ ok: false, reason: 'too_large' });
+      if (!keepRest) return done({ ok: false, reason: 'too_large' });
+      // A relay passes the body on whole: what was read, then the rest, left in the request until then.
+      req.pause();
+      return done({ ok: false, reason: 'too_large', head: Buffer.concat([...(chunks ?? (first ? [first] : [])), chunk]) });
     }
     // Nearly every body is one chunk: no array for it.
     if (first === undefined) first = chunk;
@@ -66,6 +70,8 @@ export interface JsonBodyRules {
   readonly parse: ParseLimits;
   /** What the body should be, for the message when there is none: "a NewPet as JSON". */
   readonly expected: string;
+  /** Keep a body longer than maxBytes unread past its head (Exchange.bodyCut), for a relay to pass on; by default the rest is discarded. */
+  readonly keepRest?: boolean;
 }
 
 /**
@@ -87,9 +93,15 @@ export function readJsonBody(x: Exchange, respond: Responder, rules: JsonBodyRul
   if (coding && coding !== 'identity') {
     return respond.sendError(x, 'unsupported_media_type', `Content-Encoding ${coding} is not supported: send the JSON as it is`);
   }
-  readBody(req, rules.maxBytes, (body) => {
+  readBody(req, rules.maxBytes, rules.keepRest === true, (body) => {
     try {
-      if (!body.ok) return respond.sendError(x, 'payload_too_large', `the body is larger than ${rules.maxBytes} bytes`, CLOSE);
+      if (!body.ok) {
+        if (body.head) {
+          x.requestBody = body.head;
+          x.bodyCut = true;
+        }
+        return respond.sendError(x, 'payload_too_large', `the body is larger than ${rules.maxBytes} bytes`, CLOSE);
+      }
       // For the journal: what the client sent, whatever the answer.
       x.requestBody = body.bytes;
       const parsed = parseJsonBytes(body.bytes, rules.parse);

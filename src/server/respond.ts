@@ -30,6 +30,10 @@ export interface Exchange {
   fault?: string;
   /** The body read from the request, if one was (body.ts), for the journal. */
   requestBody?: Buffer;
+  /** The body was longer than the limit: `requestBody` is its head, the rest is still unread in `req` (kept for a relay only). */
+  bodyCut?: true;
+  /** How long the upstream took to answer, when a relay passed the request on (milliseconds). */
+  upstreamMs?: number;
   /** The request's id in the journal (1, 2, 3… for the interface's requests; 0 for the control API's and the page's). */
   readonly seq: number;
   /** The operation the request was routed to, once it was. */

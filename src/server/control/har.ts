@@ -51,9 +51,12 @@ function harEntry(r: JournalRecord, reader: JournalReader) {
   const body = r.responseBody === undefined ? undefined : shownBody(r.responseBody, r.responseBytes, cap, redact, keys);
   const content: Record<string, unknown> = { size: body?.bytes ?? 0, mimeType: headerValue(responseHeaders, 'content-type') ?? '' };
   if (body) content['text'] = body.text;
-  const comments = [r.code && `code: ${r.code}`, r.fault && `fault: ${r.fault}`, r.status === 0 && 'the connection was dropped without an answer'].filter(
-    Boolean,
-  );
+  const comments = [
+    r.code && `code: ${r.code}`,
+    r.fault && `fault: ${r.fault}`,
+    r.upstreamMs !== undefined && `the upstream answered in ${r.upstreamMs} ms`,
+    r.status === 0 && 'the connection was dropped without an answer',
+  ].filter(Boolean);
   return {
     startedDateTime: new Date(r.arrivedAt).toISOString(),
     time: r.latencyMs,
@@ -71,7 +74,8 @@ function harEntry(r: JournalRecord, reader: JournalReader) {
     },
     cache: {},
     // The server sees only its own part: from the request's arrival to the answer written.
-    timings: { send: 0, wait: r.latencyMs, receive: 0 },
+    // Behind `petstore proxy`, the upstream's part of the wait too (HAR 1.2 allows custom fields that start with _).
+    timings: { send: 0, wait: r.latencyMs, receive: 0, ...(r.upstreamMs === undefined ? {} : { _upstreamMs: r.upstreamMs }) },
     ...(comments.length ? { comment: comments.join('; ') } : {}),
   };
 }

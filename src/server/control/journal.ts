@@ -23,6 +23,8 @@ export interface JournalEntry {
   readonly path: string;
   readonly status: number;
   readonly latencyMs: number;
+  /** Of latencyMs, how long the upstream took to answer: only for a request `petstore proxy` passed on. */
+  readonly upstreamMs?: number;
   /** The Error body's `code`, for error answers. */
   readonly code?: string;
   /** The fault injected into this request, if any. */
@@ -64,6 +66,8 @@ export interface JournalRecord {
   readonly path: string;
   readonly status: number;
   readonly latencyMs: number;
+  /** How long the upstream took, when a relay passed the request on. */
+  readonly upstreamMs?: number | undefined;
   readonly code: string | undefined;
   readonly fault: string | undefined;
   readonly httpVersion: string;
@@ -114,6 +118,7 @@ export function journalEntry(r: JournalRecord, redact: Redactor): JournalEntry {
     r.id === 0
       ? { at, method: r.method, path, status: r.status, latencyMs: r.latencyMs }
       : { id: r.id, at, method: r.method, path, status: r.status, latencyMs: r.latencyMs };
+  if (r.upstreamMs !== undefined) entry.upstreamMs = r.upstreamMs;
   if (r.code !== undefined) entry.code = r.code;
   if (r.fault !== undefined) entry.fault = r.fault;
   if (r.findings !== undefined) entry.findings = r.findings;

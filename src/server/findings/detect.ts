@@ -51,6 +51,11 @@ const CLIENT_CODES: ReadonlySet<string> = new Set<FindingCode>([
   'gone',
 ]);
 
+/** Whether an Error of `code` says the client got something wrong (a finding), rather than the server or the operator. */
+export function isClientCode(code: string): boolean {
+  return CLIENT_CODES.has(code);
+}
+
 export type FindingDetector = ReturnType<typeof createFindingDetector>;
 
 export function createFindingDetector(options: FindingDetectorOptions) {

@@ -11,6 +11,16 @@
 export type Severity = 'error' | 'warning';
 
 /**
+ * Whose doing a finding is: the client's (what it sent), or, behind
+ * `petstore proxy`, the server's (what the upstream answered, judged by the
+ * suite's rules for one exchange).
+ */
+export type Side = 'client' | 'server';
+
+/** A server finding's code: the id of the suite's check it breaks (`responses.getPet`, `http.date`, `state.id-reused`). */
+export type ServerFindingCode = `${string}.${string}`;
+
+/**
  * Stable codes. A refusal's finding has the code of the Error the client got
  * (the catalogue's); the warnings have codes of their own.
  */
@@ -38,8 +48,10 @@ export type FindingCode =
  * here is already safe to show: no API key, texts cut to a bounded length.
  */
 export interface FindingDraft {
-  readonly code: FindingCode;
+  readonly code: FindingCode | ServerFindingCode;
   readonly severity: Severity;
+  /** Absent for the client's findings, which are all but the proxy's judgements of the upstream. */
+  readonly side?: 'server';
   /** A JSON pointer into spec/openapi.json: the parameter, body field, header or operation concerned. */
   readonly rule: string;
   /** What tells two findings of one rule apart (an unknown parameter's name); '' when the rule is enough. */
@@ -47,7 +59,7 @@ export interface FindingDraft {
   /** The seed's section, such as `§4.1 List animals`. */
   readonly seed: string;
   readonly operationId?: string;
-  /** What the client sent, in its terms (`stauts=sold`, `no Authorization header`). */
+  /** What was sent: by the client, in its terms (`stauts=sold`, `no Authorization header`); by the upstream, for a server finding. */
   readonly sent: string;
   /** What the interface expects instead. */
   readonly expected: string;
@@ -76,7 +88,8 @@ export interface FindingRequest {
 }
 
 /** A finding as the control API, the report file and `findings()` show it. */
-export interface Finding extends Omit<FindingDraft, 'subject' | 'hint'> {
+export interface Finding extends Omit<FindingDraft, 'subject' | 'hint' | 'side'> {
+  readonly side: Side;
   /** How many requests showed it. */
   readonly count: number;
   readonly first: FindingRequest;

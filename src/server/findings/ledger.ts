@@ -129,6 +129,7 @@ export function createFindingLedger({ clock, redact, keys }: LedgerOptions): Fin
         // One order of fields for every finding, whatever the draft's.
         return {
           code: d.code,
+          side: d.side ?? 'client',
           severity: d.severity,
           ...(d.status === undefined ? {} : { status: d.status }),
           rule: d.rule,
