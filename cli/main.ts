@@ -5,11 +5,12 @@
 import { Command, CommanderError } from '@commander-js/extra-typings';
 import { UsageError, processIo, type CliIo } from './io.js';
 import { conformCommand } from './conform.js';
+import { proxyCommand } from './proxy.js';
 import { serveCommand } from './serve.js';
 
 export function createProgram(io: CliIo = processIo) {
   const program = new Command('petstore')
-    .description('Reference server and conformance suite for the Pet Store Service Interface v1')
+    .description('Reference server, conformance suite and checking proxy for the Pet Store Service Interface v1')
     .version('0.1.0')
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -18,7 +19,8 @@ export function createProgram(io: CliIo = processIo) {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .addCommand(serveCommand(io))
-    .addCommand(conformCommand(io));
+    .addCommand(conformCommand(io))
+    .addCommand(proxyCommand(io));
   for (const command of program.commands) {
     command.exitOverride().configureOutput({ writeOut: (t) => io.stdout.write(t), writeErr: (t) => io.stderr.write(t) });
   }

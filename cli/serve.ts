@@ -2,18 +2,14 @@
  * `petstore serve`: the reference server as a stand-in backend.
  */
 import { Command, Option } from '@commander-js/extra-typings';
-import { writeFile } from 'node:fs/promises';
 import {
-  createLineBuffer,
-  createNoticeWriter,
-  createRequestLogger,
+  type createRequestLogger,
   createServer,
   DEFAULT_BASE_PATH,
   DEFAULT_HOST,
   DEFAULT_PORT,
   DEFAULT_REDIS_PREFIX,
   defaultLimits,
-  describeFindings,
   DEVELOPMENT_API_KEY,
   ID_MODES,
   isRedisUrl,
@@ -27,14 +23,13 @@ import {
   seedPets,
   StoreOpenError,
   StoreUnavailableError,
-  utf8Bytes,
-  type Finding,
   type PetstoreServer,
   type Store,
 } from '../src/index.js';
 import { resolveApiKeys } from './api-keys.js';
 import { UsageError, type CliIo } from './io.js';
 import { collect, parseInstant, parseInteger, parsePort } from './options.js';
+import { openOutput, reportFindings, stopRequests } from './running.js';
 
 export function serveCommand(io: CliIo) {
   return declareServe().action((options) => serve(options, io));
@@ -50,6 +45,11 @@ function declareServe() {
     .option('--api-keys-file <file>', 'a file of accepted API keys, one per line (keeps keys out of `ps`)')
     .option('--base-path <path>', 'path prefix of the interface', DEFAULT_BASE_PATH)
     .option('--seed <file>', 'JSON array of NewPet objects to start with, e.g. fixtures/pets.json')
+    .option(
+      '--keep-ids',
+      "keep the id each --seed entry gives (a recording of petstore proxy --record: the upstream's ids); otherwise ids follow --ids in file order",
+      false,
+    )
     .option('--now <instant>', "the server clock's start (ISO 8601), e.g. 2031-01-01T00:00:00Z to see the world after getPet's sunset", parseInstant)
     .addOption(
       new Option('--ids <mode>', 'how ids are assigned: sequential (1, 2, 3…), large (from 9007199254740993: beyond JSON.parse) or random (any positive int64)')
@@ -94,23 +94,11 @@ type ServeOptions = ReturnType<ReturnType<typeof declareServe>['opts']>;
 
 async function serve(options: ServeOptions, io: CliIo): Promise<void> {
   const apiKeys = resolveApiKeys({ flags: options.apiKey ?? [], env: io.env['PETSTORE_API_KEYS'], file: options.apiKeysFile });
-  // Request lines are gathered and written together (line-buffer.ts); a
-  // notice goes through the same buffer, flushed at once, so lines stay in
-  // order. What waits is UTF-8 bytes, one character per byte (utf8Bytes), so
-  // that writing it is a copy.
-  const out = createLineBuffer((bytes) => io.stdout.write(Buffer.from(bytes, 'latin1')));
-  const stopFlushingOnExit = out.flushOnExit();
-  const log = createRequestLogger(options.quiet ? 'off' : options.log, out.write);
-  // With --log json every line of stdout is JSON, notices included.
-  const notice = createNoticeWriter(options.log, (text) => {
-    out.write(utf8Bytes(text));
-    out.flush();
-  });
+  const output = openOutput(io, options);
   try {
-    await serveUntilSignal(options, io, apiKeys, log, notice);
+    await serveUntilSignal(options, io, apiKeys, output.log, output.notice);
   } finally {
-    out.flush();
-    stopFlushingOnExit();
+    output.close();
   }
 }
 
@@ -151,34 +139,6 @@ async function serveUntilSignal(
   await reportFindings(options, io, server.findings.list(), notice);
 }
 
-/**
- * At shutdown: the findings to their file (--findings), a line saying how
- * many there were, and with --fail-on-findings, exit 1 and every finding on
- * stderr, so a client's end-to-end job fails on them and says why.
- */
-async function reportFindings(options: ServeOptions, io: CliIo, findings: Finding[], notice: (text: string) => void): Promise<void> {
-  if (options.findings) {
-    try {
-      await writeFile(options.findings, `${JSON.stringify(findings, null, 2)}\n`);
-    } catch (error) {
-      io.stderr.write(`petstore: cannot write the findings to ${options.findings}: ${(error as Error).message}\n`);
-      process.exitCode = 1;
-    }
-  }
-  const errors = findings.filter((f) => f.severity === 'error').length;
-  const warnings = findings.length - errors;
-  if (findings.length > 0) {
-    notice(
-      `petstore: ${findings.length} finding${findings.length === 1 ? '' : 's'} in what clients sent (${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'})${options.findings ? `, written to ${options.findings}` : ''}\n`,
-    );
-  }
-  const failing = options.failOnFindings === 'error' ? errors : options.failOnFindings === 'warning' ? findings.length : 0;
-  if (failing > 0) {
-    io.stderr.write(`petstore: exit 1 (--fail-on-findings ${options.failOnFindings}): ${describeFindings(findings)}\n`);
-    process.exitCode = 1;
-  }
-}
-
 /** The server `options` describe, with its pets: from the state file, the seed, or the shared store. */
 async function buildServer(
   options: ServeOptions,
@@ -196,7 +156,7 @@ async function buildServer(
   try {
     // The state file, when there is one, holds every pet (seed included) in id order.
     const saved = options.state ? await readStateFile(options.state) : undefined;
-    const seed = saved ?? (options.seed ? seedPets(await readSeedText(options.seed), options.seed) : []);
+    const seed = saved ?? (options.seed ? seedPets(await readSeedText(options.seed), options.seed, options.keepIds) : []);
     const serverOptions = {
       apiKeys,
       basePath: options.basePath,
@@ -246,30 +206,4 @@ function startupLines(options: ServeOptions, started: { url: string; pets: numbe
     ...(options.control ? ['  stop: Ctrl-C, or POST /__control/shutdown (same key)'] : ['  stop: Ctrl-C']),
     '',
   ].join('\n');
-}
-
-/**
- * The ways to stop: SIGINT, SIGTERM, or POST /__control/shutdown (for a
- * script that cannot signal the server, such as one behind npx). `asked`
- * resolves at the first; a signal after that exits at once, as the user means
- * it. The signals are watched from `watch()`, once the server listens, to
- * `unwatch()`, once it has stopped: a start-up that fails leaves no handler.
- */
-function stopRequests(notice: (text: string) => void) {
-  let stopping = false;
-  let resolve!: () => void;
-  const asked = new Promise<void>((done) => (resolve = done));
-  const ask = (reason: string) => {
-    if (stopping) return;
-    stopping = true;
-    notice(`petstore: ${reason}, finishing in-flight requests\n`);
-    resolve();
-  };
-  const onSignal = (signal: NodeJS.Signals) => (stopping ? process.exit(130) : ask(signal));
-  return {
-    ask,
-    asked,
-    watch: () => process.on('SIGINT', onSignal).on('SIGTERM', onSignal),
-    unwatch: () => process.off('SIGINT', onSignal).off('SIGTERM', onSignal),
-  };
 }

@@ -21,7 +21,7 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const USES_OF_IMPORT_META = ['dist/src/server/docs.js', 'dist/conformance/response-validator.js'];
 
-const found = execFileSync('grep', ['-rl', 'import.meta', 'dist/src', 'dist/conformance', 'dist/spec'], { cwd: root, encoding: 'utf8' })
+const found = execFileSync('grep', ['-rl', 'import.meta', 'dist/src', 'dist/conformance', 'dist/proxy', 'dist/spec'], { cwd: root, encoding: 'utf8' })
   .trim()
   .split('\n')
   .filter(Boolean)
@@ -33,7 +33,7 @@ if (JSON.stringify(found) !== JSON.stringify([...USES_OF_IMPORT_META].sort())) {
 
 await build({
   absWorkingDir: root,
-  entryPoints: { index: 'dist/src/index.js', conformance: 'dist/conformance/index.js' },
+  entryPoints: { index: 'dist/src/index.js', conformance: 'dist/conformance/index.js', proxy: 'dist/proxy/index.js' },
   outdir: 'dist/cjs',
   outExtension: { '.js': '.cjs' },
   bundle: true,
@@ -67,6 +67,6 @@ execFileSync(
   ],
   { cwd: root, stdio: 'inherit' },
 );
-// Nothing but the two entries' declarations (and what they import) is needed; the CLI's are left out of the tarball by "files".
+// Nothing but the entries' declarations (and what they import) is needed; the CLI's are left out of the tarball by "files".
 const probe = readFileSync(`${root}/dist/cjs/types/src/index.d.ts`, 'utf8');
 if (!probe.includes('export')) throw new Error('build-cjs: the CommonJS declarations are empty');

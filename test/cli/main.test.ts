@@ -16,13 +16,13 @@ async function runCaptured(argv: readonly string[], env: NodeJS.ProcessEnv = {})
   return { code, stdout, stderr };
 }
 
-t.test('the program is petstore, with the subcommands serve and conform', async (t) => {
+t.test('the program is petstore, with the subcommands serve, conform and proxy', async (t) => {
   const io: CliIo = { stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
   const program = createProgram(io);
   t.equal(program.name(), 'petstore');
   t.strictSame(
     program.commands.map((c) => c.name()),
-    ['serve', 'conform'],
+    ['serve', 'conform', 'proxy'],
   );
 });
 

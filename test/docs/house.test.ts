@@ -24,7 +24,7 @@ import t from 'tap';
 import ts from 'typescript';
 
 const root = normalize(join(dirname(fileURLToPath(import.meta.url)), '../..'));
-const LAYERS = ['spec', 'src', 'conformance', 'cli'] as const;
+const LAYERS = ['spec', 'src', 'conformance', 'proxy', 'cli'] as const;
 const CROSS_CUTTING = ['test/fixtures', 'test/long', 'test/hostile', 'test/docs', 'test/helpers', 'test/types'];
 
 /** Modules without tests of their own, each with the reason. Keep it short: a module worth having is worth a test. */

@@ -35,6 +35,7 @@ t.test('the README is a first ten minutes: at most 300 lines, every reference on
     'docs/errors.md',
     'docs/decisions.md',
     'docs/staging.md',
+    'docs/proxy.md',
   ])
     t.ok(readme.includes(`](${doc}`), `the README links ${doc}`);
 });

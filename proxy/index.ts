@@ -1,0 +1,149 @@
+/**
+ * `petstore proxy`: the reference server's pipeline in front of any
+ * implementation of the interface. Each request is checked as the stand-in
+ * checks it (client findings) and passed on; each answer is judged by the
+ * suite's rules for one exchange (server findings) and passed back. Both
+ * kinds of finding live in one ledger, read where the stand-in's are: the
+ * control API, the log, the page, `--findings FILE`, findings().
+ */
+import { createPassiveJudge, createTransport, type TlsOptions } from '../conformance/index.js';
+import { parseJsonBytes } from '../spec/json/index.js';
+import { operations as specOperations, type OperationDescriptor } from '../spec/operations.js';
+import { createServer, defaultLimits, inProcessControl, normaliseBasePath, type InProcessControl, type PetstoreServer, type ServerOptions } from '../src/index.js';
+import { createForwarder } from './forward.js';
+import { createRecording, type Recording } from './recording.js';
+import type { Passed } from './exchange.js';
+import { createVerdicts } from './verdict.js';
+
+export interface ProxyOptions extends Omit<ServerOptions, 'relay' | 'store' | 'seed' | 'ids' | 'findings'> {
+  /** The upstream's base URL: where the interface lives there (`https://staging.example/v1`). */
+  readonly upstream: string | URL;
+  /** Answer what the stand-in would refuse (400, 401…) as it would, without passing it on (`--refuse-invalid`). */
+  readonly refuseInvalid?: boolean;
+  /** Answer 502 with an Error body instead of an answer that breaks a rule (`--errors`, as Prism's proxy). */
+  readonly errors?: boolean;
+  /** Fields added to every request passed on (`--header`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** How the upstream is reached: an extra CA, a client certificate, no verification. */
+  readonly tls?: TlsOptions;
+  /** The environment the forward proxy is read from (http_proxy, https_proxy, no_proxy); process.env by default. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** How long the upstream may take to answer (ms): 504 after it. 30 s by default. */
+  readonly timeoutMs?: number;
+  /** Answers larger than this are passed on unjudged (bytes). 8 MiB by default. */
+  readonly maxJudgedBytes?: number;
+  /** Keep every pet the upstream serves (`--record`): see recorded(). */
+  readonly record?: boolean;
+}
+
+export interface PetstoreProxy extends PetstoreServer {
+  readonly upstream: URL;
+  /** The pets the upstream served, when `record` is on. */
+  readonly recording: Recording | undefined;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_JUDGED_BYTES = 8 * 1024 * 1024;
+
+/** The proxy, not yet listening: listen() and close() as the server's. */
+export function createProxy(options: ProxyOptions): PetstoreProxy {
+  const upstream = upstreamUrl(options.upstream);
+  const operations: readonly OperationDescriptor[] = options.operations ?? specOperations;
+  const basePath = normaliseBasePath(options.basePath ?? upstream.pathname);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const transport = createTransport(
+    upstream,
+    { headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: Math.min(timeoutMs, 10_000), keepAliveTimeout: 4_000 },
+    { ...(options.tls ? { tls: options.tls } : {}), ...(options.env ? { env: options.env } : {}) },
+  );
+  const recording = options.record ? createRecording(options.limits?.maxPets ?? defaultLimits.maxPets) : undefined;
+  // The relay needs the server's ledger, which exists once the server does.
+  let forward: ReturnType<typeof createForwarder> | undefined;
+  const server = createServer({
+    ...options,
+    basePath,
+    operations,
+    relay: { refuseInvalid: options.refuseInvalid === true, forward: (x, answered) => forward?.(x, answered) },
+  });
+  const verdicts = createVerdicts({ ledger: server.findings, judge: createPassiveJudge({ operations, basePath: normaliseBasePath(upstream.pathname) }), operations, basePath, errors: options.errors === true });
+  const hear = recording && recordingOf(recording, operations);
+  forward = createForwarder({
+    upstream,
+    basePath,
+    dispatcher: transport.dispatcher,
+    through: transport.proxy,
+    headers: options.headers ?? {},
+    maxJudgedBytes: options.maxJudgedBytes ?? DEFAULT_MAX_JUDGED_BYTES,
+    judge(x, passed) {
+      hear?.(x.operation, passed);
+      return verdicts.judge(x, passed);
+    },
+    unreachable: verdicts.unreachable,
+    unjudged: verdicts.unjudged,
+  });
+  return {
+    ...server,
+    upstream,
+    recording,
+    async close(graceMs) {
+      await server.close(graceMs);
+      await transport.dispatcher.close();
+    },
+  };
+}
+
+export interface StartProxyOptions extends ProxyOptions {
+  port?: number;
+  host?: string;
+}
+
+export interface StartedProxy extends InProcessControl {
+  /** The proxy's base URL, such as `http://127.0.0.1:54321/v1`: point the client here. */
+  readonly url: string;
+  readonly upstream: string;
+  /** Writes the pets the upstream served as a state file (with `record: true`). */
+  writeRecording(path: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A proxy on 127.0.0.1 and an ephemeral port in front of `upstream`, for a
+ * client's own tests against a real backend: point the client at `url`,
+ * and `assertNoFindings()` after each test fails it on what either side got
+ * wrong.
+ */
+export async function startProxy(options: StartProxyOptions): Promise<StartedProxy> {
+  const proxy = createProxy(options);
+  try {
+    const url = await proxy.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+    return {
+      url,
+      upstream: proxy.upstream.href,
+      ...inProcessControl(proxy),
+      async writeRecording(path) {
+        if (!proxy.recording) throw new Error('the proxy records nothing: start it with record: true');
+        await proxy.recording.write(path);
+      },
+      close: () => proxy.close(),
+    };
+  } catch (error) {
+    await proxy.close();
+    throw error;
+  }
+}
+
+function upstreamUrl(upstream: string | URL): URL {
+  const url = new URL(upstream);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`the upstream must be an http: or https: URL, not ${url.href}`);
+  return url;
+}
+
+/** Hands each 2xx JSON answer of an operation of the interface to the recording. */
+function recordingOf(recording: Recording, operations: readonly OperationDescriptor[]) {
+  const served = new Set(operations.filter((op) => op.method === 'GET' || op.method === 'POST').map((op) => op.operationId));
+  return (operation: OperationDescriptor | undefined, passed: Passed): void => {
+    if (!operation || !served.has(operation.operationId) || passed.status < 200 || passed.status > 299) return;
+    const parsed = parseJsonBytes(passed.responseBody, { maxDepth: 32, maxMembers: 1_000_000 });
+    if (parsed.ok) recording.hear(parsed.value);
+  };
+}

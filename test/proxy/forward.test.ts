@@ -1,0 +1,102 @@
+import http from 'node:http';
+import t, { type Test } from 'tap';
+import { startProxy } from '../../proxy/index.js';
+
+interface Heard {
+  readonly method: string;
+  readonly url: string;
+  readonly rawHeaders: string[];
+  readonly body: string;
+}
+
+/** An upstream that records what it heard and answers with `answer`. */
+async function recordingUpstream(t: Test, answer: (res: http.ServerResponse) => void) {
+  const heard: Heard[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      heard.push({ method: req.method ?? '', url: req.url ?? '', rawHeaders: req.rawHeaders, body: Buffer.concat(chunks).toString() });
+      answer(res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v1`, heard };
+}
+
+const field = (raw: readonly string[], name: string) => raw.flatMap((value, i) => (i % 2 === 0 && value.toLowerCase() === name ? [raw[i + 1]] : []));
+
+const json = (res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), date: new Date().toUTCString(), ...headers });
+  res.end(body);
+};
+
+t.test('the request goes as the client sent it, less the fields of its connection, with Via (RFC 9110 §7.6.1, §7.6.3)', async (t) => {
+  const upstream = await recordingUpstream(t, (res) => json(res, 200, '[]'));
+  const proxy = await startProxy({ upstream: upstream.url, headers: { 'X-Gateway-Key': 'from-the-proxy' } });
+  t.teardown(() => proxy.close());
+  // node:http, since fetch will not send a Connection field of the caller's.
+  const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
+    http
+      .get(
+        `${proxy.url}/pets?limit=5&status=sold`,
+        {
+          headers: {
+            authorization: 'Bearer k',
+            connection: 'keep-alive, x-hop',
+            'x-hop': 'this connection only',
+            'x-forwarded-for': '10.0.0.1',
+            'x-gateway-key': 'from-the-client',
+            via: '1.1 client-side-proxy',
+          },
+          agent: false,
+        },
+        resolve,
+      )
+      .on('error', reject),
+  );
+  res.resume();
+  const [heard] = upstream.heard;
+  t.equal(heard?.method, 'GET');
+  t.equal(heard?.url, '/api/v1/pets?limit=5&status=sold', "the upstream's base path in place of the proxy's, the query as sent");
+  const raw = heard?.rawHeaders ?? [];
+  t.same(field(raw, 'authorization'), ['Bearer k'], 'the key is passed on');
+  t.same(field(raw, 'x-forwarded-for'), ['10.0.0.1'], 'forwarding fields as the client sent them, none added');
+  t.same(field(raw, 'x-hop'), [], 'a field the Connection field names is not passed on');
+  t.same(field(raw, 'x-gateway-key'), ['from-the-proxy'], '--header replaces the client’s field of that name');
+  t.same(field(raw, 'via'), ['1.1 client-side-proxy, 1.1 petstore-proxy']);
+  t.match(field(raw, 'host')[0], /^127\.0\.0\.1:\d+$/, "the upstream's own host");
+  t.equal(res.headers['via'], '1.1 petstore-proxy', 'the answer says it came through the proxy');
+});
+
+t.test("the answer's fields pass back, less those of the upstream's connection", async (t) => {
+  const upstream = await recordingUpstream(t, (res) => json(res, 200, '[]', { 'x-trace': 'abc', 'keep-alive': 'timeout=9', 'petstore-finding': 'forged' }));
+  const proxy = await startProxy({ upstream: upstream.url });
+  t.teardown(() => proxy.close());
+  const res = await fetch(`${proxy.url}/pets`, { headers: { authorization: 'Bearer k' } });
+  await res.text();
+  t.equal(res.headers.get('x-trace'), 'abc');
+  t.not(res.headers.get('keep-alive'), 'timeout=9', "the upstream's keep-alive is its connection's");
+  t.equal(res.headers.get('petstore-finding'), null, 'an upstream cannot put words in the proxy’s mouth');
+});
+
+t.test('a client that goes away mid-answer does not leave the proxy waiting or failing', async (t) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const upstream = await recordingUpstream(t, (res) => void held.then(() => json(res, 200, '[]')));
+  const proxy = await startProxy({ upstream: upstream.url });
+  t.teardown(() => proxy.close());
+  const abort = new AbortController();
+  const gone = fetch(`${proxy.url}/pets`, { headers: { authorization: 'Bearer k' }, signal: abort.signal }).catch((error: Error) => error.name);
+  while (upstream.heard.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  abort.abort();
+  t.equal(await gone, 'AbortError');
+  release();
+  const next = await fetch(`${proxy.url}/pets`, { headers: { authorization: 'Bearer k' } });
+  t.equal(next.status, 200, 'the proxy goes on serving');
+  await next.text();
+});
