@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { Exchange } from '../src/index.js';
-import { FINDING_HEADER, type RelayAnswered } from '../src/index.js';
+import { FINDING_HEADER, type RelayHooks } from '../src/index.js';
 import { upstreamTarget } from './upstream-target.js';
 import type { Passed, ProxyError } from './exchange.js';
 
@@ -31,7 +31,7 @@ export interface ForwardOptions {
    * Judges a whole answer; returns the Error body to answer instead
    * (`--errors`), or undefined to pass the answer on as it came.
    */
-  readonly judge: (x: Exchange, passed: Passed) => ProxyError | undefined;
+  readonly judge: (x: Exchange, passed: Passed, refused: RelayHooks['refused']) => ProxyError | undefined;
   /** Hears of a failure to reach the upstream, already answered with `error`. */
   readonly unreachable: (x: Exchange, passed: Omit<Passed, 'status' | 'responseHeaders' | 'responseBody'>, error: ProxyError) => void;
   /** Hears of an answer too large to judge, passed on unjudged. */
@@ -47,7 +47,8 @@ export function createForwarder(options: ForwardOptions) {
   const extra = Object.entries(options.headers).map(([name, value]) => [name.toLowerCase(), value] as const);
   const replaced = new Set(extra.map(([name]) => name));
 
-  return function forward(x: Exchange, answered: RelayAnswered): void {
+  return function forward(x: Exchange, hooks: RelayHooks): void {
+    const { answered } = hooks;
     const { req, res } = x;
     const target = upstreamTarget(req.url ?? '/', options.basePath, options.upstream);
     const requestHeaders = requestFields(req.rawHeaders, replaced, extra);
@@ -67,7 +68,7 @@ export function createForwarder(options: ForwardOptions) {
           return streamOn(x, answer.statusCode, fields, read, answered);
         }
         const passed: Passed = { ...base, status: answer.statusCode, responseHeaders: fields, responseBody: read.head, durationMs: x.upstreamMs };
-        const error = options.judge(x, passed);
+        const error = options.judge(x, passed, hooks.refused);
         if (error) return answerError(x, error, answered);
         write(x, answer.statusCode, fields, read.head, answered);
       })
@@ -170,7 +171,7 @@ async function readUpTo(body: Readable, limit: number): Promise<Read> {
   }
 }
 
-function write(x: Exchange, status: number, fields: (string | number)[], body: Buffer, answered: RelayAnswered): void {
+function write(x: Exchange, status: number, fields: (string | number)[], body: Buffer, answered: RelayHooks['answered']): void {
   if (x.res.destroyed) return;
   if (x.findingCodes !== undefined) fields.push(FINDING_HEADER, x.findingCodes);
   x.res.writeHead(status, fields);
@@ -179,7 +180,7 @@ function write(x: Exchange, status: number, fields: (string | number)[], body: B
 }
 
 /** An answer too large to judge: its head, then the rest as it comes. */
-function streamOn(x: Exchange, status: number, fields: (string | number)[], read: Read, answered: RelayAnswered): void {
+function streamOn(x: Exchange, status: number, fields: (string | number)[], read: Read, answered: RelayHooks['answered']): void {
   if (x.findingCodes !== undefined) fields.push(FINDING_HEADER, x.findingCodes);
   const { res } = x;
   res.writeHead(status, fields);
@@ -191,7 +192,7 @@ function streamOn(x: Exchange, status: number, fields: (string | number)[], read
     .pipe(res);
 }
 
-function answerError(x: Exchange, error: ProxyError, answered: RelayAnswered): void {
+function answerError(x: Exchange, error: ProxyError, answered: RelayHooks['answered']): void {
   const body = Buffer.from(JSON.stringify({ code: error.code, message: error.message, status: error.status }));
   const fields: (string | number)[] = ['content-type', 'application/json', 'content-length', body.length, 'via', VIA];
   write(x, error.status, fields, body, answered);

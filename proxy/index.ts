@@ -13,6 +13,7 @@ import { createServer, defaultLimits, inProcessControl, normaliseBasePath, type 
 import { createForwarder } from './forward.js';
 import { createRecording, type Recording } from './recording.js';
 import type { Passed } from './exchange.js';
+import { createUpstreamRefusals } from './upstream-refusals.js';
 import { createVerdicts } from './verdict.js';
 
 export interface ProxyOptions extends Omit<ServerOptions, 'relay' | 'store' | 'seed' | 'ids' | 'findings'> {
@@ -67,6 +68,7 @@ export function createProxy(options: ProxyOptions): PetstoreProxy {
   });
   const verdicts = createVerdicts({ ledger: server.findings, judge: createPassiveJudge({ operations, basePath: normaliseBasePath(upstream.pathname) }), operations, basePath, errors: options.errors === true });
   const hear = recording && recordingOf(recording, operations);
+  const refusals = createUpstreamRefusals();
   forward = createForwarder({
     upstream,
     basePath,
@@ -74,8 +76,9 @@ export function createProxy(options: ProxyOptions): PetstoreProxy {
     through: transport.proxy,
     headers: options.headers ?? {},
     maxJudgedBytes: options.maxJudgedBytes ?? DEFAULT_MAX_JUDGED_BYTES,
-    judge(x, passed) {
+    judge(x, passed, refused) {
       hear?.(x.operation, passed);
+      refusals.hear(x, passed, refused);
       return verdicts.judge(x, passed);
     },
     unreachable: verdicts.unreachable,

@@ -149,8 +149,9 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
   const refusing = (x: Exchange, code: ErrorCode, message: () => string) => void (detector && !x.toControl && detector.refused(x, code, message));
   const responder = createResponder(clock, { closing: () => closing, refusing, answered, failed: onError });
   const { relay } = options;
-  const respond = relay ? passingRefusalsOn(responder, relay, refusing, answered) : responder;
-  const forward = relay && ((x: Exchange) => relay.forward(x, answered));
+  const relayHooks = { answered, refused: refusing };
+  const respond = relay ? passingRefusalsOn(responder, relay, relayHooks) : responder;
+  const forward = relay && ((x: Exchange) => relay.forward(x, relayHooks));
   const faults = new FaultTable(options.random);
   const stubs = new StubTable(operations);
   const ids: RequestIds = { last: 0 };

@@ -142,7 +142,9 @@ export const FINDINGS_JS = `(() => {
     if (text === shown) return;
     shown = text;
     const errors = findings.filter((f) => f.severity === 'error').length;
-    summary.textContent = 'Findings: what clients got wrong (' + errors + ' error' + (errors === 1 ? '' : 's') + ', ' + (findings.length - errors) + ' warning' + (findings.length - errors === 1 ? '' : 's') + ')';
+    // Behind petstore proxy, the upstream's answers have findings too (side: server).
+    const whose = findings.some((f) => f.side === 'server') ? 'what clients sent and the upstream answered' : 'what clients got wrong';
+    summary.textContent = 'Findings: ' + whose + ' (' + errors + ' error' + (errors === 1 ? '' : 's') + ', ' + (findings.length - errors) + ' warning' + (findings.length - errors === 1 ? '' : 's') + ')';
     const current = new Set(findings.map(findingKey));
     for (const k of opened.keys()) if (!current.has(k)) opened.delete(k);
     if (findings.length === 0) return body.replaceChildren(el('p', '', 'None so far: every request kept to the interface.'));
@@ -151,7 +153,8 @@ export const FINDINGS_JS = `(() => {
       const where = [f.first.method + ' ' + f.first.target + ' (request ', requestLink(item, f, f.first.request)];
       if (f.count > 1) where.push(', last ', requestLink(item, f, f.last.request));
       where.push(')');
-      item.append(el('div', 'finding-head', f.severity + ' ' + f.code + ' ×' + f.count + ': ' + f.message), line('sent', f.sent), line('expected', f.expected), line('where', ...where), line('rule', f.rule + ' (seed ' + f.seed + ')'));
+      const upstream = f.side === 'server';
+      item.append(el('div', 'finding-head', (upstream ? 'upstream ' : '') + f.severity + ' ' + f.code + ' ×' + f.count + ': ' + f.message), line(upstream ? 'answered' : 'sent', f.sent), line('expected', f.expected), line('where', ...where), line('rule', f.rule + ' (seed ' + f.seed + ')'));
       const open = opened.get(findingKey(f));
       if (open) item.append(open.view);
       return item;

@@ -15,6 +15,15 @@ import type { Exchange, Responder, ResponderHooks } from './respond.js';
 /** Called once the relay has answered: the journal and the log hear of it as of any answer. */
 export type Answered = ResponderHooks['answered'];
 
+/** Notes what an Error of `code` says the client got wrong, as the stand-in's own refusal would (its finding); before the answer is written. */
+export type Refused = NonNullable<ResponderHooks['refusing']>;
+
+/** What the relay tells the server of the requests it answers. */
+export interface RelayHooks {
+  readonly answered: Answered;
+  readonly refused: Refused;
+}
+
 export interface Relay {
   /** Answer what the stand-in would refuse as it would (400, 401…) instead of passing it on. */
   readonly refuseInvalid: boolean;
@@ -23,7 +32,7 @@ export interface Relay {
    * the pipeline read it (whole, or its head when `x.bodyCut`, the rest still
    * in `x.req`); otherwise it is still unread in `x.req`.
    */
-  forward(x: Exchange, answered: Answered): void;
+  forward(x: Exchange, hooks: RelayHooks): void;
 }
 
 /**
@@ -33,20 +42,21 @@ export interface Relay {
  * injected fault, a failure of the server) and everything outside the
  * interface (the control API, the page) is answered as usual.
  */
-export function passingRefusalsOn(respond: Responder, relay: Relay, refusing: NonNullable<ResponderHooks['refusing']>, answered: Answered): Responder {
+export function passingRefusalsOn(respond: Responder, relay: Relay, hooks: RelayHooks): Responder {
   if (relay.refuseInvalid) return respond;
+  const { refused: refusing } = hooks;
   const passesOn = (x: Exchange, code: ErrorCode | undefined): code is ErrorCode => code !== undefined && !x.toControl && isClientCode(code);
   return {
     ...respond,
     send(x, status, body, headers, code) {
       if (!passesOn(x, code)) return respond.send(x, status, body, headers, code);
       refusing(x, code, () => errorMessage(body));
-      relay.forward(x, answered);
+      relay.forward(x, hooks);
     },
     sendError(x, code, message, headers, status) {
       if (!passesOn(x, code)) return respond.sendError(x, code, message, headers, status);
       refusing(x, code, () => message);
-      relay.forward(x, answered);
+      relay.forward(x, hooks);
     },
   };
 }

@@ -1,5 +1,6 @@
 import t, { type Test } from 'tap';
 import { startProxy, type StartProxyOptions, type StartedProxy } from '../../proxy/index.js';
+import { startVariant } from '../../fixtures/implementations/index.mjs';
 import { startTestServer } from '../helpers/server.js';
 
 interface Answer {
@@ -178,4 +179,23 @@ t.test('a forward proxy that cannot be reached is named in the 502', async (t) =
   const answer = await call(`${proxy.url}/pets`);
   t.equal(answer.status, 502);
   t.match(JSON.parse(answer.text), { code: 'bad_gateway', message: /through the proxy http:\/\/127\.0\.0\.1:9/ });
+});
+
+t.test('in front of a broken implementation: its answer is a server finding, and with --errors a 502 naming the rule', async (t) => {
+  // Answers without Date, which an origin server with a clock must send (RFC 9110 §6.6.1).
+  const broken = await startVariant('no-date-header');
+  t.teardown(() => broken.close());
+  for (const errors of [false, true]) {
+    const proxy = await startProxy({ upstream: broken.url, errors });
+    t.teardown(() => proxy.close());
+    const answer = await call(`${proxy.url}/pets`, { key: broken.apiKey });
+    t.match(serverFindings(proxy), [{ code: 'http.date', severity: 'error', status: 200, operationId: 'listPets' }]);
+    if (!errors) {
+      t.equal(answer.status, 200, 'passed back as it came');
+      t.equal(answer.headers.get('petstore-finding'), 'http.date', 'the answer names its finding');
+    } else {
+      t.equal(answer.status, 502);
+      t.match(JSON.parse(answer.text), { code: 'nonconforming_upstream', status: 502, message: /answered 200, which breaks http\.date \(RFC 9110 §6\.6\.1/ });
+    }
+  }
 });
