@@ -18,7 +18,7 @@ async function relayed(t: Test, refuseInvalid: boolean, options: Omit<ServerOpti
     ...options,
     relay: {
       refuseInvalid,
-      forward(x: Exchange, answered) {
+      forward(x: Exchange, { answered }) {
         const rest: Buffer[] = [];
         const done = () => {
           passed.push({
