@@ -45,7 +45,9 @@ export interface Relay {
 export function passingRefusalsOn(respond: Responder, relay: Relay, hooks: RelayHooks): Responder {
   if (relay.refuseInvalid) return respond;
   const { refused: refusing } = hooks;
-  const passesOn = (x: Exchange, code: ErrorCode | undefined): code is ErrorCode => code !== undefined && !x.toControl && isClientCode(code);
+  // CONNECT asks a proxy for a tunnel, not for an answer it can pass on: the interface has no such operation, so its refusal is answered here.
+  const passesOn = (x: Exchange, code: ErrorCode | undefined): code is ErrorCode =>
+    code !== undefined && !x.toControl && isClientCode(code) && x.req.method !== 'CONNECT';
   return {
     ...respond,
     send(x, status, body, headers, code) {

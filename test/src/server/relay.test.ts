@@ -126,3 +126,16 @@ t.test('OPTIONS is the relay’s; the control API, the page and injected faults 
     ['OPTIONS'],
   );
 });
+
+t.test('CONNECT, which asks a proxy for a tunnel, is refused as the stand-in refuses it, never passed on', async (t) => {
+  const { url, passed } = await relayed(t, false);
+  const { connect } = await import('node:net');
+  const { port } = new URL(url);
+  const answer = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write('CONNECT /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer k\r\n\r\n'));
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString())).on('end', () => resolve(text)).on('error', reject);
+  });
+  t.match(answer, /^HTTP\/1\.1 405 /);
+  t.equal(passed.length, 0);
+});
