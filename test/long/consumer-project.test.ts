@@ -160,14 +160,18 @@ t.test('an ESM file imports startServer and runConformance and uses them', async
     join(project, 'esm.mjs'),
     `import { startServer } from 'petstore-harness';
 import { runConformance } from 'petstore-harness/conformance';
+import { startProxy } from 'petstore-harness/proxy';
 
 const api = await startServer();
 const result = await runConformance({ baseUrl: api.url, apiKey: api.apiKey, runs: 5 });
-const created = await fetch(api.url + '/pets', {
+const proxy = await startProxy({ upstream: api.url });
+const created = await fetch(proxy.url + '/pets', {
   method: 'POST',
   headers: { authorization: 'Bearer ' + api.apiKey, 'content-type': 'application/json' },
   body: JSON.stringify({ name: 'Rex', categoryId: 3, status: 'available' }),
 });
+proxy.assertNoFindings();
+await proxy.close();
 await api.close();
 console.log(JSON.stringify({ ok: result.ok, exercised: result.exercised, created: created.status }));
 `,
@@ -177,7 +181,7 @@ console.log(JSON.stringify({ ok: result.ok, exercised: result.exercised, created
   const out = JSON.parse(ran.stdout.trim().split('\n').pop() ?? '{}') as { ok?: boolean; exercised?: number; created?: number };
   t.equal(out.ok, true, 'the suite passes against the started server');
   t.ok((out.exercised ?? 0) > 0, 'and exercised checks');
-  t.equal(out.created, 201, 'a create answered 201');
+  t.equal(out.created, 201, 'a create through petstore-harness/proxy answered 201, with no finding');
   t.equal(ran.stderr, '', 'nothing on stderr');
 });
 
@@ -186,10 +190,13 @@ t.test('a CommonJS file uses startServer through require, and through import()',
     join(project, 'cjs-require.js'),
     `const { startServer } = require('petstore-harness');
 const { runConformance } = require('petstore-harness/conformance');
+const { startProxy } = require('petstore-harness/proxy');
 
 (async () => {
   const api = await startServer();
-  const res = await fetch(api.url + '/pets', { headers: { authorization: 'Bearer ' + api.apiKey } });
+  const proxy = await startProxy({ upstream: api.url });
+  const res = await fetch(proxy.url + '/pets', { headers: { authorization: 'Bearer ' + api.apiKey } });
+  await proxy.close();
   await api.close();
   console.log(JSON.stringify({ status: res.status, runConformance: typeof runConformance }));
 })();
