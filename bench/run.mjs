@@ -2,6 +2,7 @@
 /**
  * npm run bench [-- --quick] [-- --generator wrk|autocannon] [-- --seconds N] [-- --rounds N]
  *                [-- --against DIR[,DIR…]] [-- --no-redis] [-- --scenario TEXT] [-- --only NAMES]
+ *                [-- --section proxy]
  *
  * Side-by-side throughput and latency of the reference server, the bare
  * node:http ceiling and Prism 5.12 (static and dynamic), on the interface's
@@ -34,6 +35,11 @@
  * --only NAMES keeps only the named servers (comma-separated, as the table names
  * them: `reference,prism-static`) beside the ceiling, in the same rounds.
  *
+ * The proxy's overhead (issue 48; bench/proxy.mjs, whose header comment tells how): the reference
+ * alone, behind `petstore proxy` and behind Prism's proxy, in the same rounds. It runs in the whole
+ * bench after the side-by-side table; `--section proxy` runs it alone (with `--scenario`, on the
+ * scenarios it keeps; with `--against DIR`, that checkout's proxy beside this one's).
+ *
  * --against DIR adds another checkout's reference server (DIR, built; several, comma-separated), in its
  * default configuration (its log to a file too), to the side-by-side rounds as
  * `reference@DIR`: a before/after comparison run in the same rounds, so the
@@ -51,6 +57,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import net from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { proxyOverhead } from './proxy.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const { values: args } = parseArgs({
@@ -64,6 +71,7 @@ const { values: args } = parseArgs({
     'no-redis': { type: 'boolean', default: false },
     scenario: { type: 'string' },
     only: { type: 'string' },
+    section: { type: 'string' },
   },
 });
 const quick = args.quick;
@@ -74,6 +82,7 @@ const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
 const generator = args.generator ?? (hasWrk ? 'wrk' : 'autocannon');
 if (generator === 'wrk' && !hasWrk) fail('wrk is not on PATH (apt-get install wrk), or use --generator autocannon');
+if (args.section !== undefined && args.section !== 'proxy') fail(`--section ${args.section}: the only section that runs alone is proxy`);
 const KEY = 'bench-key';
 const work = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
 const children = new Set();
@@ -363,6 +372,40 @@ async function main() {
 
   // ---- Throughput, side by side -------------------------------------------------------
   const seed = seedFile(1000);
+  const allScenarios = [
+    { name: 'GET /pets?limit=20', method: 'GET', path: '/pets?limit=20', auth: true },
+    { name: 'GET /pets/{id}', method: 'GET', path: '/pets/7', auth: true },
+    { name: 'POST /pets', method: 'POST', path: '/pets', auth: true, body: '{"name":"Rex","categoryId":9007199254740993,"status":"available"}' },
+    { name: '401 (no key)', method: 'GET', path: '/pets', auth: false },
+  ];
+  // --scenario runs the side-by-side rounds of the scenarios whose names contain it, and nothing else.
+  const scenarios = args.scenario ? allScenarios.filter((s) => s.name.includes(args.scenario)) : allScenarios;
+  if (scenarios.length === 0) fail(`no scenario's name contains ${JSON.stringify(args.scenario)}: ${allScenarios.map((s) => s.name).join(', ')}`);
+  const proxySection = () =>
+    proxyOverhead({
+      root,
+      work,
+      quick,
+      rounds,
+      seconds,
+      connections,
+      seed,
+      scenarios,
+      against: args.against ? args.against.split(',').map((dir) => dir.trim()) : [],
+      startServer,
+      stopServer,
+      settle,
+      load,
+      freePort,
+      referenceDefault,
+      procStatus,
+      cpuSeconds,
+      median,
+      middleHalf,
+      fmt,
+      prismBin,
+    });
+  if (args.section === 'proxy') return proxySection();
   // The ceiling and the reference side by side, so that each pair of runs is as close in time as can be.
   const servers = [
     ceiling(),
@@ -379,15 +422,6 @@ async function main() {
     const names = new Set(['ceiling', ...args.only.split(',').map((name) => name.trim())]);
     for (let i = servers.length - 1; i >= 0; i--) if (!names.has(servers[i][0])) servers.splice(i, 1);
   }
-  const allScenarios = [
-    { name: 'GET /pets?limit=20', method: 'GET', path: '/pets?limit=20', auth: true },
-    { name: 'GET /pets/{id}', method: 'GET', path: '/pets/7', auth: true },
-    { name: 'POST /pets', method: 'POST', path: '/pets', auth: true, body: '{"name":"Rex","categoryId":9007199254740993,"status":"available"}' },
-    { name: '401 (no key)', method: 'GET', path: '/pets', auth: false },
-  ];
-  // --scenario runs the side-by-side rounds of the scenarios whose names contain it, and nothing else.
-  const scenarios = args.scenario ? allScenarios.filter((s) => s.name.includes(args.scenario)) : allScenarios;
-  if (scenarios.length === 0) fail(`no scenario's name contains ${JSON.stringify(args.scenario)}: ${allScenarios.map((s) => s.name).join(', ')}`);
   const results = new Map(); // `${scenario}|${server}` -> [{rps,p50,p99,generatorCpu}]
   const peakRss = new Map();
   const running = [];
@@ -493,6 +527,7 @@ async function main() {
   for (const [name, rss] of peakRss) console.log(`| ${name} | ${rss ? fmt(rss / 2 ** 20, 1) : '–'} |`);
   console.log('');
   if (args.scenario) return;
+  await proxySection();
   if (!args['no-redis']) await sharedStore(seed, scenarios);
 
   // ---- Flat with size: 1k vs 1M pets ----------------------------------------------------
@@ -622,7 +657,9 @@ function coldImports() {
       times.push(JSON.parse(ran.stdout.trim()).ms);
     }
     times.sort((x, y) => x - y);
-    console.log(`library entry, ${label} cold (median of 11 fresh processes): ${fmt(times[5], 1)} ms (fastest ${fmt(times[0], 1)}, slowest ${fmt(times[10], 1)})`);
+    console.log(
+      `library entry, ${label} cold (median of 11 fresh processes): ${fmt(times[5], 1)} ms (fastest ${fmt(times[0], 1)}, slowest ${fmt(times[10], 1)})`,
+    );
   }
 }
 

@@ -40,4 +40,16 @@ t.test('npm run bench -- --quick runs every scenario and prints its tables', { t
   t.match(out, /suite: petstore conform .* exit 0, [\d,]+ requests/, 'the suite run passed against the reference server');
   t.match(out, /where the time goes: suite process [\d.]+ s CPU \(main thread [\d.]+ s; other threads [\d.]+ s/, "the suite's CPU, main thread and the rest");
   t.match(out, /the floor: the suite's client alone .* [\d.]+ s = [\d,]+ req\/s/, "the client floor under the suite's rate");
+  // Issue 48: the proxy's overhead, the reference alone beside it behind petstore proxy and behind Prism's proxy.
+  for (const scenario of ['GET /pets?limit=20', 'GET /pets/{id}', 'POST /pets', '401 (no key)']) {
+    for (const server of ['reference', 'proxy → reference', 'prism proxy → reference']) {
+      t.match(
+        out,
+        new RegExp(`\\| ${scenario.replace(/[?{}()/]/g, '\\$&')} \\| ${server} \\| [\\d,]+ \\| [\\d.,]+ \\| [\\d.,]+ \\| `),
+        `the proxy's overhead: ${scenario} to ${server}`,
+      );
+    }
+  }
+  t.match(out, /issue 48 targets \(proxy → reference × reference, 50 connections, median\): GET \/pets\?limit=20 [\d.]+x (≥|<) 0\.6x/, "the proxy's targets");
+  t.match(out, /\| scenario \(1 connection, 1 round\(s\)\) \| server \|/, 'one request at a time through the proxies');
 });

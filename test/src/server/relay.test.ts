@@ -134,7 +134,10 @@ t.test('CONNECT, which asks a proxy for a tunnel, is refused as the stand-in ref
   const answer = await new Promise<string>((resolve, reject) => {
     const socket = connect(Number(port), '127.0.0.1', () => socket.write('CONNECT /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer k\r\n\r\n'));
     let text = '';
-    socket.on('data', (chunk: Buffer) => (text += chunk.toString())).on('end', () => resolve(text)).on('error', reject);
+    socket
+      .on('data', (chunk: Buffer) => (text += chunk.toString()))
+      .on('end', () => resolve(text))
+      .on('error', reject);
   });
   t.match(answer, /^HTTP\/1\.1 405 /);
   t.equal(passed.length, 0);
