@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { Exchange } from '../src/index.js';
 import { FINDING_HEADER, type RelayHooks } from '../src/index.js';
-import { upstreamTarget } from './upstream-target.js';
+import { clientLocation, upstreamTarget } from './upstream-target.js';
 import type { Passed, ProxyError } from './exchange.js';
 
 export interface ForwardOptions {
@@ -47,6 +47,13 @@ export function createForwarder(options: ForwardOptions) {
   const extra = Object.entries(options.headers).map(([name, value]) => [name.toLowerCase(), value] as const);
   const replaced = new Set(extra.map(([name]) => name));
 
+  /** The answer's Location as the client must see it to stay behind the proxy; judged as the upstream gave it. */
+  const relocated = (fields: (string | number)[], x: Exchange) => {
+    const at = fields.indexOf('location');
+    if (at !== -1 && at % 2 === 0 && x.req.headers.host) fields[at + 1] = clientLocation(String(fields[at + 1]), options.upstream, options.basePath, `http://${x.req.headers.host}`);
+    return fields;
+  };
+
   return function forward(x: Exchange, hooks: RelayHooks): void {
     const { answered } = hooks;
     const { req, res } = x;
@@ -66,12 +73,12 @@ export function createForwarder(options: ForwardOptions) {
         x.upstreamMs = round(performance.now() - started);
         if (read.rest) {
           options.unjudged(x, answer.statusCode);
-          return streamOn(x, answer.statusCode, fields, read, answered);
+          return streamOn(x, answer.statusCode, relocated(fields, x), read, answered);
         }
         const passed: Passed = { ...base, status: answer.statusCode, responseHeaders: fields, responseBody: read.head, durationMs: x.upstreamMs };
         const error = options.judge(x, passed, hooks.refused);
         if (error) return answerError(x, error, answered);
-        write(x, answer.statusCode, fields, read.head, answered);
+        write(x, answer.statusCode, relocated(fields, x), read.head, answered);
       })
       .catch((error: unknown) => {
         if (res.destroyed || res.writableEnded) return;
@@ -87,7 +94,8 @@ export function createForwarder(options: ForwardOptions) {
 /** The request's body as the upstream gets it: what the pipeline read, then whatever it left in the request. */
 function bodyOf(x: Exchange): Buffer | Readable | undefined {
   const { req } = x;
-  if (x.requestBody !== undefined && !x.bodyCut) return x.requestBody;
+  // A chunked body stays chunked (a stream), so the upstream reads the framing the client chose.
+  if (x.requestBody !== undefined && !x.bodyCut) return req.headers['transfer-encoding'] === undefined ? x.requestBody : Readable.from([x.requestBody]);
   if (x.requestBody !== undefined) {
     const head = x.requestBody;
     return Readable.from(

@@ -22,3 +22,20 @@ export function upstreamTarget(target: string, basePath: string, upstream: URL):
   const relative = target.slice(basePath.length);
   return { path: `${upstreamBase}${relative}` || '/', outside: false, relative };
 }
+
+/**
+ * A Location the upstream gave, as the client must see it to stay behind the
+ * proxy (as nginx's proxy_redirect does by default): on the upstream's origin,
+ * it names the proxy's origin (`proxyOrigin`, from the request's Host), and the
+ * upstream's base path becomes the proxy's. Any other value is left as it is.
+ */
+export function clientLocation(value: string, upstream: URL, basePath: string, proxyOrigin: string): string {
+  const upstreamBase = upstream.pathname.replace(/\/+$/, '');
+  const onOrigin = value.startsWith(`${upstream.origin}/`) || value === upstream.origin;
+  const path = onOrigin ? value.slice(upstream.origin.length) || '/' : value;
+  if (!onOrigin && !path.startsWith('/')) return value;
+  const next = path.charAt(upstreamBase.length);
+  const inside = path.startsWith(upstreamBase) && (next === '' || next === '/' || next === '?' || next === '#');
+  const mapped = inside ? `${basePath}${path.slice(upstreamBase.length)}` || '/' : path;
+  return onOrigin ? `${proxyOrigin}${mapped}` : mapped;
+}

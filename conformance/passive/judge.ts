@@ -200,10 +200,28 @@ function deprecationFindings(exchange: Exchange, operations: readonly OperationD
   }
   if (![200, 404, 410].includes(response.status) || !op.parameters.some((p) => p.in === 'path')) return [];
   const successor = operations.find((o) => o.operationId === op.replacement)?.path;
-  return deprecationSignals(op, successor, response.headers).flatMap((signal) => {
+  const early = goneEarly(op, exchange);
+  return [...early, ...deprecationSignals(op, successor, response.headers)].flatMap((signal) => {
+    if ('gone' in signal) return [checkFinding(signalsMeta(op), 'error', signal.gone, `${op.operationId} gone before its removal date`)];
     if ('problem' in signal) return [checkFinding(signalsMeta(op), 'error', signal.problem, signal.problem.replace(/-?\d+/g, 'N'))];
     return signal.conforms ? [] : [checkFinding(signalsMeta(op), 'warning', signal.advisory.observed, signal.advisory.decision)];
   });
+}
+
+/**
+ * A 410 before the operation's removal date, by the answer's own clock (its Date, else the local one): until then
+ * the operation is served (seed §4.3, §9), as the deprecation check expects 200 (or 404 for an id it has not).
+ */
+function goneEarly(op: OperationDescriptor, { request, response }: Exchange): { gone: string }[] {
+  if (response.status !== 410 || op.sunset === undefined) return [];
+  const date = parseHttpDate(response.headers['date'] ?? '');
+  const now = Number.isNaN(date) ? Date.now() : date;
+  if (now >= op.sunset.getTime()) return [];
+  return [
+    {
+      gone: `${request.method} ${request.path} was answered 410 Gone on ${new Date(now).toUTCString()}, before ${op.operationId}'s removal date ${op.sunset.toUTCString()}`,
+    },
+  ];
 }
 
 /** A finding of a check of the suite (its id, requirement and section), from one answer. */

@@ -100,3 +100,33 @@ t.test('a client that goes away mid-answer does not leave the proxy waiting or f
   t.equal(next.status, 200, 'the proxy goes on serving');
   await next.text();
 });
+
+t.test("a redirect to the upstream's own URL sends the client to the proxy's, and a chunked body stays chunked", async (t) => {
+  let upstreamUrl = '';
+  const upstream = await recordingUpstream(t, (res) => {
+    res.writeHead(307, { location: `${upstreamUrl}/pets/`, 'content-length': 0, date: new Date().toUTCString() });
+    res.end();
+  });
+  upstreamUrl = upstream.url;
+  const proxy = await startProxy({ upstream: upstream.url });
+  t.teardown(() => proxy.close());
+  const body = new ReadableStream({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"name":"a","categoryId":1}'));
+      controller.close();
+    },
+  });
+  const res = await fetch(`${proxy.url}/pets`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+  await res.text();
+  t.equal(res.headers.get('location'), `${proxy.url}/pets/`, 'the client stays behind the proxy');
+  const heard = upstream.heard[0]!;
+  t.same(field(heard.rawHeaders, 'transfer-encoding'), ['chunked'], 'the framing the client chose');
+  t.same(field(heard.rawHeaders, 'content-length'), []);
+  t.equal(heard.body, '{"name":"a","categoryId":1}');
+});

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { upstreamTarget } from '../../proxy/upstream-target.js';
+import { clientLocation, upstreamTarget } from '../../proxy/upstream-target.js';
 
 const upstream = new URL('https://staging.example/api/v1');
 
@@ -19,4 +19,24 @@ t.test('an interface at the root of either side', async (t) => {
   t.same(upstreamTarget('/pets', '', new URL('http://u.example/')), { path: '/pets', outside: false, relative: '/pets' });
   t.same(upstreamTarget('/v1/pets', '/v1', new URL('http://u.example')), { path: '/pets', outside: false, relative: '/pets' });
   t.same(upstreamTarget('/v1', '/v1', new URL('http://u.example')), { path: '/', outside: false, relative: '' });
+});
+
+t.test("a Location on the upstream's origin names the proxy's, its base path the proxy's (as nginx's proxy_redirect)", async (t) => {
+  const proxy = 'http://127.0.0.1:4011';
+  t.equal(clientLocation('https://staging.example/api/v1/pets/7', upstream, '/v1', proxy), 'http://127.0.0.1:4011/v1/pets/7');
+  t.equal(clientLocation('https://staging.example/api/v1/pets/', upstream, '/v1', proxy), 'http://127.0.0.1:4011/v1/pets/');
+  t.equal(clientLocation('https://staging.example/login', upstream, '/v1', proxy), 'http://127.0.0.1:4011/login', 'outside the base path: the origin only');
+  t.equal(clientLocation('/api/v1/pets/7', upstream, '/v1', proxy), '/v1/pets/7', 'a path: its base path');
+  t.equal(clientLocation('/other', upstream, '/v1', proxy), '/other');
+  t.equal(clientLocation('pets/7', upstream, '/v1', proxy), 'pets/7', 'a relative reference resolves against the proxy already');
+  t.equal(
+    clientLocation('https://elsewhere.example/api/v1/pets/7', upstream, '/v1', proxy),
+    'https://elsewhere.example/api/v1/pets/7',
+    'another origin is left alone',
+  );
+  t.equal(
+    clientLocation('https://staging.example.evil/api/v1', upstream, '/v1', proxy),
+    'https://staging.example.evil/api/v1',
+    'a longer host is another origin',
+  );
 });

@@ -92,8 +92,10 @@ export function createFindingLedger({ clock, redact, keys }: LedgerOptions): Fin
   return {
     note(x, draft) {
       const at = clock.now();
-      let rule = rules.get(draft.rule);
-      if (rule === undefined) rules.set(draft.rule, (rule = { bySubject: new Map(), overflow: undefined }));
+      // The upstream's findings are counted apart from the client's: a client's mistakes must not crowd them out of a rule's bound.
+      const key = draft.side === 'server' ? `server ${draft.rule}` : draft.rule;
+      let rule = rules.get(key);
+      if (rule === undefined) rules.set(key, (rule = { bySubject: new Map(), overflow: undefined }));
       let found = rule.bySubject.get(draft.subject);
       if (found === undefined && rule.bySubject.size < MAX_FINDINGS_PER_RULE) rule.bySubject.set(draft.subject, (found = entry(draft, x, at, false)));
       else if (found === undefined && rule.overflow === undefined) found = rule.overflow = entry(draft, x, at, true);

@@ -140,6 +140,7 @@ const BROKEN: readonly { name: string; rule: string; families: readonly Family[]
   { name: 'returns-limit-plus-one', rule: 'state.page-size', families: ['limits'] },
   { name: 'reuses-ids', rule: 'state.id-reused', families: ['state'] },
   { name: 'get-pet-omits-status', rule: 'state.created-unchanged', families: ['state'] },
+  { name: 'gone-early', rule: 'deprecation.getPet.signals', families: ['deprecation'] },
 ];
 
 for (const { name, rule, families } of BROKEN) {
@@ -233,4 +234,25 @@ t.test('a key an earlier answer accepted is found in a later answer to another r
   t.same(judge.judge(passed({ path: '/pets', responseBody: Buffer.from('[]') })), [], 'secret-key-1 was accepted');
   const [leak] = judge.judge(refusal('expected secret-key-1'));
   t.match(leak, { rule: 'leaks.getPet.key', severity: 'error', problem: 'the body of the 401 answer holds the API key' });
+});
+
+t.test("a 410 from getPet before its removal date, by the answer's own Date, is an error; from that date on it is allowed", async (t) => {
+  const gone = (date: string) =>
+    createPassiveJudge().judge(
+      passed({
+        status: 410,
+        responseHeaders: {
+          'content-type': 'application/json',
+          date,
+          deprecation: '@1735689600',
+          sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+          link: '</v1/pets>; rel="successor-version"',
+        },
+        responseBody: Buffer.from('{"code":"gone","message":"removed","status":410}'),
+      }),
+    );
+  t.match(gone('Sun, 29 Nov 2026 10:00:00 GMT'), [
+    { rule: 'deprecation.getPet.signals', severity: 'error', problem: /answered 410 Gone on .*2026.*before getPet's removal date/ },
+  ]);
+  t.same(gone('Thu, 05 Dec 2030 00:00:00 GMT'), [], 'on the removal date');
 });

@@ -42,6 +42,16 @@ t.test('a rule keeps at most MAX_FINDINGS_PER_RULE distinct findings; the rest a
   t.equal(ledger.count('warning'), MAX_FINDINGS_PER_RULE + 1, 'counted as distinct findings');
 });
 
+t.test("the upstream's findings (behind petstore proxy) are bounded apart from the client's: a rule the client's fill leaves room for them", async (t) => {
+  const ledger = createFindingLedger({ clock: createClock(), redact: (s) => s, keys: [] });
+  const rule = '/paths';
+  for (let i = 1; i <= 100; i++) ledger.note(requestNo(i), { ...draft(`route${i}`), code: 'route_not_found', severity: 'error', rule });
+  ledger.note(requestNo(101), { ...draft('invariants.served-pets'), code: 'invariants.served-pets', side: 'server', severity: 'error', rule });
+  const server = ledger.list().filter((f) => f.side === 'server');
+  t.match(server, [{ code: 'invariants.served-pets', count: 1, first: { request: 101 } }]);
+  t.equal(ledger.list().filter((f) => f.side === 'client').length, MAX_FINDINGS_PER_RULE + 1);
+});
+
 t.test('10,000 distinct unknown parameter names sent to a server leave a bounded set of findings and a flat heap', async (t) => {
   const s = await startTestServer(t);
   const send = async (i: number) => {
