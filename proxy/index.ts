@@ -57,6 +57,7 @@ export function createProxy(options: ProxyOptions): PetstoreProxy {
     { headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: Math.min(timeoutMs, 10_000), keepAliveTimeout: 4_000 },
     { ...(options.tls ? { tls: options.tls } : {}), ...(options.env ? { env: options.env } : {}) },
   );
+  const onError = options.onError ?? ((error: unknown) => console.error('petstore proxy: unexpected error while judging an answer:', error));
   const recording = options.record ? createRecording(options.limits?.maxPets ?? defaultLimits.maxPets) : undefined;
   // The relay needs the server's ledger, which exists once the server does.
   let forward: ReturnType<typeof createForwarder> | undefined;
@@ -77,9 +78,15 @@ export function createProxy(options: ProxyOptions): PetstoreProxy {
     headers: options.headers ?? {},
     maxJudgedBytes: options.maxJudgedBytes ?? DEFAULT_MAX_JUDGED_BYTES,
     judge(x, passed, refused) {
-      hear?.(x.operation, passed);
-      refusals.hear(x, passed, refused);
-      return verdicts.judge(x, passed);
+      // A failure of the proxy's own judging is the proxy's bug, never the upstream's: the answer passes on unjudged.
+      try {
+        hear?.(x.operation, passed);
+        refusals.hear(x, passed, refused);
+        return verdicts.judge(x, passed);
+      } catch (error) {
+        onError(error);
+        return undefined;
+      }
     },
     unreachable: verdicts.unreachable,
     unjudged: verdicts.unjudged,

@@ -276,3 +276,25 @@ t.test("issue 47 §8: a finding's request numbers show their journal entries, or
   );
   t.strictSame(problems, [], 'nothing failed');
 });
+
+t.test("issue 48: the proxy's page shows the upstream's findings beside the client's, each said to be whose", async (t) => {
+  // An upstream that answers without Date (RFC 9110 §6.6.1): a server finding of every answer.
+  const { startVariant } = await import('../../fixtures/implementations/index.mjs');
+  const { startProxy } = await import('../../proxy/index.js');
+  const upstream = await startVariant('no-date-header');
+  t.teardown(() => upstream.close());
+  const proxy = await startProxy({ upstream: upstream.url });
+  t.teardown(() => proxy.close());
+  const res = await request(`${proxy.url}/pets?stauts=sold`, { headers: { authorization: `Bearer ${upstream.apiKey}` } });
+  await res.body.text();
+  const { page, problems } = await openPage(t);
+  await openDocs(page, new URL(proxy.url).origin);
+  const panel = page.locator('#petstore-findings');
+  await t.resolves(panel.locator('.finding-error').first().waitFor({ timeout: 10_000 }), 'the findings, with the development key');
+  const text = await panel.textContent();
+  t.match(text, /Findings: what clients sent and the upstream answered \(1 error, 1 warning\)/);
+  t.match(text, /upstream error http\.date ×1: The upstream's answer breaks http\.date/);
+  t.match(text, /answered 200: /);
+  t.match(text, /warning unknown_query_parameter ×1/);
+  t.strictSame(problems, [], 'nothing failed');
+});
