@@ -10,6 +10,9 @@ import { startFramework } from '../../fixtures/frameworks/index.mjs';
 import { testFrameworks } from '../fixtures/frameworks.js';
 import { conformJson, describeFailures } from '../helpers/run-conform.js';
 
+// Eight default runs and two probes: about a minute on an idle machine, twice that beside other work.
+t.setTimeout(600_000);
+
 testFrameworks(t, []);
 
 t.test("a framework's lenient reading of petId is an advisory: FastAPI serves pet 1 for /pets/%201", async (t) => {
