@@ -214,7 +214,8 @@ async function readBack(c: CheckContext, ledger: Ledger): Promise<Finding[]> {
 }
 
 /** The list at its largest page, then once per value of each filter. */
-function listPaths(list: OperationDescriptor): string[] {
+/** The lists read back at the end: the largest page, then the largest page of each value of each filter. */
+export function listPaths(list: OperationDescriptor): string[] {
   const size = pageSizeParameter(list);
   const page = size ? `${size.name}=${integerRange(size.schema)[1]}` : '';
   const join = (query: string) => (query ? `${list.path}?${query}` : list.path);
@@ -233,12 +234,13 @@ function listPaths(list: OperationDescriptor): string[] {
  */
 export function gapIds(ids: readonly string[]): string[] {
   if (ids.length < 2) return [];
-  const sorted = ids.map(BigInt).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const first = sorted[0]!;
-  const last = sorted.at(-1)!;
-  const stride = sorted.reduce((g, id) => gcd(g, id - first), 0n);
-  if (stride === 0n || (last - first) / stride + 1n - BigInt(sorted.length) > BigInt(MAX_GAP_READS)) return [];
-  const known = new Set(sorted.map(String));
+  const all = ids.map(BigInt);
+  // The lowest and the highest, and the stride every id keeps from the lowest: no order is needed.
+  const first = all.reduce((low, id) => (id < low ? id : low));
+  const last = all.reduce((high, id) => (id > high ? id : high));
+  const stride = all.reduce((g, id) => gcd(g, id - first), 0n);
+  if (stride === 0n || (last - first) / stride + 1n - BigInt(new Set(ids).size) > BigInt(MAX_GAP_READS)) return [];
+  const known = new Set(all.map(String));
   const out: string[] = [];
   for (let id = first; id <= last; id += stride) if (!known.has(String(id))) out.push(String(id));
   return out;

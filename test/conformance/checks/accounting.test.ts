@@ -2,7 +2,7 @@
 // run's marker was handed back by a 2xx of the run and is served as handed
 // back; the ids between the run's own are read where ids are dense.
 import t from 'tap';
-import { accountingCheck, createLedger, gapIds, judge } from '../../../conformance/checks/accounting.js';
+import { accountingCheck, createLedger, gapIds, judge, listPaths } from '../../../conformance/checks/accounting.js';
 import { TransportError, type Exchange } from '../../../conformance/client.js';
 import { runConformance } from '../../../conformance/index.js';
 import { runMarker } from '../../../conformance/runner.js';
@@ -227,7 +227,11 @@ t.test("the ids between the run's own, on the stride they keep, when few enough"
   t.same(gapIds(['1', '2', '5', '3']), ['4']);
   t.same(gapIds(['9007199254740993', '9007199254740999', '9007199254740995']), ['9007199254740997'], 'odd ids: stride 2');
   t.same(gapIds(['10', '11', '12']), [], 'no gap');
+  t.same(gapIds([]), [], 'no id, no gap');
   t.same(gapIds(['7']), [], 'one id has no gap');
+  t.same(gapIds(['7', '7']), [], 'nor one id heard twice');
+  t.same(gapIds(['5', '1', '3', '9']), ['7'], 'in any order');
+  t.equal(gapIds(['1', '3', '515']).length, 255, 'a stride of 2: the ids on it count, not the span');
   t.same(gapIds(['1', '4611686018427387904', '9223372036854775807']), [], 'random ids: too many to read');
   t.equal(gapIds(['1', '2', '259']).length, 256, 'up to 256 read');
   t.same(gapIds(['1', '2', '260']), [], 'not 257');
@@ -258,4 +262,11 @@ t.test("a second run against the same server takes none of the first run's pets 
     t.equal(result.ok, true, `run ${run} passes`);
     t.equal(result.checks.find((c) => c.id === 'state.accounting')?.status, 'passed', `run ${run}: the accounting passed`);
   }
+});
+
+t.test('the lists read back: the largest page, then the largest page of each value of each filter', async (t) => {
+  const list = operations.find((op) => op.operationId === 'listPets')!;
+  t.same(listPaths(list), ['/pets?limit=100', '/pets?limit=100&status=available', '/pets?limit=100&status=pending', '/pets?limit=100&status=sold']);
+  const bare = { ...list, parameters: list.parameters.filter((p) => p.name === 'status') };
+  t.same(listPaths(bare), ['/pets', '/pets?status=available', '/pets?status=pending', '/pets?status=sold'], 'without a page size, no page is asked for');
 });
