@@ -33,7 +33,7 @@ import { HTTP_RULES } from '../checks/http-rules.js';
 import { readable, servedPets } from '../checks/invariants.js';
 import { encoding, uniqueNames } from '../checks/json.js';
 import { echoVerdicts, validBodyMeta } from '../checks/validation.js';
-import { internals, KEY_REQUIREMENT, keyLeak, SECTION as LEAKS_SECTION } from '../checks/leaks.js';
+import { internals } from '../checks/leaks.js';
 import { problemsOf, RESPONSES_REQUIREMENT, RESPONSES_SECTION } from '../checks/responses.js';
 import { problemKind, type AnswerRule, type RuleFinding } from '../checks/rules.js';
 import { universalRules } from '../checks/universal.js';
@@ -48,6 +48,7 @@ import { operationPathOf, TOLERANCES } from '../tolerances.js';
 import type { CheckContext, RunOptions } from '../vocabulary.js';
 import type { PassedExchange, PassiveFinding } from './passive-vocabulary.js';
 import { createLedgerOfPets, DEFAULT_MAX_REMEMBERED } from './ledger-of-pets.js';
+import { keyFindings } from './leaked-keys.js';
 
 export type { PassedExchange, PassiveFinding } from './passive-vocabulary.js';
 
@@ -64,9 +65,6 @@ export interface PassiveJudgeOptions {
   /** The upstream's base path, which a Location names pets under; the spec's (`/v1`) by default. */
   readonly basePath?: string;
 }
-
-/** Accepted keys remembered, so an answer that names one to another client is caught: a client uses one or two. */
-const MAX_KEYS = 4;
 
 export function createPassiveJudge(options: PassiveJudgeOptions = {}): PassiveJudge {
   const operations = options.operations ?? specOperations;
@@ -232,39 +230,6 @@ function checkFinding(
   kind: string,
 ): PassiveFinding {
   return { rule: meta.id, severity, requirement: meta.requirement, section: meta.seedSection, operationId: meta.operationId, problem, kind };
-}
-
-/**
- * The API key in an answer. A passive judge is told no key: it takes the request's own Bearer token (unless the
- * answer refused it, when it is only the client's text) and the tokens earlier answers accepted, so that an answer
- * naming one of them to another request is caught too.
- */
-function keyFindings(exchange: Exchange, acceptedKeys: string[]): PassiveFinding[] {
-  const { status } = exchange.response;
-  const token = /^bearer +(\S+)$/i.exec(fieldOf(exchange.request, 'authorization')?.trim() ?? '')?.[1];
-  const keys = new Set(acceptedKeys);
-  if (token !== undefined && status !== 401) keys.add(token);
-  if (token !== undefined && status >= 200 && status < 300 && !acceptedKeys.includes(token)) {
-    acceptedKeys.push(token);
-    if (acceptedKeys.length > MAX_KEYS) acceptedKeys.shift();
-  }
-  for (const key of keys) {
-    const leak = keyLeak(key, exchange);
-    if (leak === undefined) continue;
-    const op = exchange.request.operationId;
-    return [
-      {
-        rule: op === '' ? 'leaks.key' : `leaks.${op}.key`,
-        severity: 'error',
-        requirement: KEY_REQUIREMENT,
-        section: LEAKS_SECTION,
-        ...operationOf(exchange),
-        problem: leak,
-        kind: leak,
-      },
-    ];
-  }
-  return [];
 }
 
 /** What the judge tells the rules of the exchange being judged: the request's own credential. */
