@@ -4,7 +4,7 @@
 import t from 'tap';
 import { createOracleSession, oracleCheck, translated } from '../../../conformance/differential/mirror.js';
 import { runConformance } from '../../../conformance/index.js';
-import { startFront } from '../../helpers/front.js';
+import { jsonAnswer, startFront } from '../../helpers/front.js';
 import { startTestOracle } from '../../helpers/reference-oracle.js';
 import { startTestServer } from '../../helpers/server.js';
 
@@ -78,6 +78,7 @@ t.test('a target that serves the list without a key, where the oracle refuses, f
     failure?.message,
     /was answered 200 by the target and 401 by the oracle: the target served pet data to a request that carries no form of the key\. the reference server answered 401 \{"code":"unauthorized"/,
   );
+  t.notMatch(failure?.message, /…/, "the oracle's short answer is shown whole");
 });
 
 t.test('a target that stops answering leaves the oracle skipped, not failed', async (t) => {
@@ -227,4 +228,48 @@ t.test('a comparison that mirrored nothing is not run, one that did passes witho
     const outcome = await check.run({} as never);
     t.same([outcome.status, outcome.note === undefined], heard ? ['passed', true] : ['not run', false]);
   }
+});
+
+t.test("a pet the run created is read from the oracle by the oracle's id: the two ids are paired at the 201, whatever each server gives", async (t) => {
+  // The target gives ids from 9007199254740993, the oracle random ones, and each has its own key.
+  const { url, key } = await startTestServer(t, { ids: 'large', apiKeys: ['target-key-5a1'] });
+  const oracle = await startTestOracle(t, 'oracle-key-7c2');
+  const created = new Set<string>();
+  const reads: [string, number, number][] = [];
+  await runConformance({
+    baseUrl: url,
+    apiKey: key,
+    seed: 5,
+    runs: 5,
+    families: ['state', 'oracle'],
+    oracle,
+    observeOracle: (exchange, answer) => {
+      const { request, response } = exchange;
+      if (request.method === 'POST' && response.status === 201) created.add(/"id":(\d+)/.exec(response.text)?.[1] ?? '');
+      const id = /^\/pets\/(\d+)$/.exec(request.path)?.[1];
+      if (request.method === 'GET' && id !== undefined && created.has(id)) reads.push([request.path, response.status, answer.status]);
+    },
+  });
+  t.ok(reads.length >= 3, `${reads.length} reads of the run's own pets were mirrored`);
+  t.same(
+    reads.filter(([, mine, theirs]) => mine !== theirs),
+    [],
+    'the oracle served each as the target did: its id was the one it gave',
+  );
+});
+
+t.test("a difference shows the oracle's answer, cut after 160 characters with an ellipsis; a short one whole", async (t) => {
+  const { url, key } = await startTestServer(t);
+  // A target that refuses every page of 100, which the oracle serves: the run's own pets, more than 160 characters of them.
+  const front = await startFront(t, url, async (req, forward) =>
+    req.method === 'GET' && /[?&]limit=100(&|$)/.test(req.path)
+      ? jsonAnswer(400, { code: 'too_many', message: 'pages of 100 are refused', status: 400 })
+      : forward(),
+  );
+  const oracle = await startTestOracle(t, key);
+  const result = await runConformance({ baseUrl: front, apiKey: key, seed: 3, runs: 5, families: ['state'], oracle });
+  const messages = [result.failures, ...result.failures.map((f) => f.extraFailures ?? [])].flat().map((f) => f.message);
+  const long = messages.find((m) => /answered 400 by the target and 200 by the oracle/.test(m));
+  t.match(long, /the reference server answered 200 \[\{.{150,170}…/, 'the list, cut');
+  t.notMatch(long, /…[^\n]*…/, 'once');
 });
