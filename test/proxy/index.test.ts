@@ -199,3 +199,17 @@ t.test('in front of a broken implementation: its answer is a server finding, and
     }
   }
 });
+
+t.test('record: true keeps the pets the upstream served, written by writeRecording(); without it, writeRecording says so', async (t) => {
+  const { proxy } = await proxied(t, { record: true });
+  await call(`${proxy.url}/pets`, { method: 'POST', body: '{"name":"Rex","categoryId":9007199254740993}' });
+  await call(`${proxy.url}/pets/1`);
+  const { mkdtempSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const file = join(mkdtempSync(join(tmpdir(), 'petstore-record-')), 'pets.json');
+  await proxy.writeRecording(file);
+  t.equal(readFileSync(file, 'utf8').replace(/\s/g, ''), '[{"id":1,"name":"Rex","categoryId":9007199254740993}]', 'once, int64 exact');
+  const { proxy: plain } = await proxied(t);
+  await t.rejects(plain.writeRecording(file), /records nothing: start it with record: true/);
+});
