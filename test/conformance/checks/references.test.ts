@@ -200,3 +200,100 @@ t.test('under --read-only the names the answers give are still read: reading wri
   const result = await runConformance({ baseUrl: url, apiKey: key, seed: 3, runs: 3, families: ['http'], checkIds: ['http.references'], readOnly: true });
   t.not(result.checks.find((c) => c.id === 'http.references')?.status, 'skipped');
 });
+
+t.test(
+  'each read: a GET of the name with the key, judged here alone (off the spec), attributed to the operation its path is; only a Location is read again while 404',
+  async (t) => {
+    const origin = await startOrigin(t);
+    const { ctx, hear } = contextFor(origin);
+    const check = referencesCheck(ctx);
+    t.equal(check.writes, false, 'reading writes nothing');
+    hear(created(1n, '/v1/pets/1'));
+    hear(answer(200, { 'content-location': '/v1/pets' }, [], '/pets', 'GET'));
+    hear(answer(200, { link: '</v1/old>; rel="alternate", </elsewhere>; rel="alternate"' }, [], '/pets/1', 'GET'));
+    const sent: unknown[] = [];
+    const waited: [number, boolean, boolean][] = [];
+    const spied = {
+      ...ctx,
+      send: (family: string, request: { operationId: string; offSpec?: boolean; fromOrigin?: boolean; method: string; path: string }) => {
+        sent.push([family, request.method, request.path, request.operationId, request.offSpec, request.fromOrigin]);
+        return ctx.send(family as never, request as never);
+      },
+      readAfterWrite: async (read: () => Promise<{ response: { status: number } }>, visible: (sent: { response: { status: number } }) => boolean) => {
+        const got = await read();
+        waited.push([got.response.status, visible(got), visible({ ...got, response: { ...got.response, status: 404 } })]);
+        return got;
+      },
+    } as unknown as CheckContext;
+    const outcome = await check.run(spied);
+    t.same(
+      sent,
+      [
+        ['http', 'GET', '/v1/pets/1', 'getPet', true, true],
+        ['http', 'GET', '/v1/pets', 'listPets', true, true],
+        ['http', 'GET', '/v1/old', 'http.references', true, true],
+        ['http', 'GET', '/elsewhere', 'http.references', true, true],
+      ],
+      'in turn, each field; a path no operation has (or outside the base path) is the check’s own',
+    );
+    t.same(waited, [[200, true, false]], 'the Location alone is read through the settle window, until it is not 404');
+    t.match(outcome, { id: 'http.references', family: 'http', operationId: '*', title: /./, runs: 4, requests: 4, status: 'failed' });
+  },
+);
+
+t.test('what was not read is said beside the failures: another origin, the Locations past the removal date; each failure counted', async (t) => {
+  const origin = await startOrigin(t);
+  const outcome = await verdict(
+    origin,
+    [
+      created(1n, '/v1/pets/1'),
+      answer(200, { link: '</v1/old>; rel="alternate", </v1/gone>; rel="deprecation", <https://api.example.com/v1/x>; rel="alternate"' }, [], '/pets', 'GET'),
+    ],
+    Date.parse('2031-01-01T00:00:00Z'),
+  );
+  t.equal(outcome.status, 'failed');
+  t.match(outcome.failure?.message, / \(and 1 more\)$/);
+  t.equal(outcome.extraFailures?.length, 1);
+  t.equal(outcome.runs, 2, 'the two Links read');
+  t.equal(
+    outcome.note,
+    'not read, as the key stays with the target: https://api.example.com (another origin); not read: the Locations, as getPet is past its removal date',
+  );
+  const passing = await verdict(origin, [answer(200, { link: '</v1/pets>; rel="successor-version"' }, [], '/pets/1', 'GET')]);
+  t.equal(passing.status, 'passed');
+  t.equal(passing.note, undefined, 'no note when everything was read');
+  t.equal(
+    (await verdict(origin, [answer(200, { link: '</v1/old>; rel="alternate"' }, [], '/pets/1', 'GET')])).failure?.message.includes('more'),
+    false,
+    'one failure, no count',
+  );
+});
+
+t.test('a target that stops answering ends the reads: what was read is judged, the rest said', async (t) => {
+  const origin = await startOrigin(t);
+  const { ctx, hear } = contextFor(origin);
+  const check = referencesCheck(ctx);
+  hear(created(1n, '/v1/pets/1'));
+  hear(created(2n, '/v1/pets/2'));
+  let reads = 0;
+  const { TransportError } = await import('../../../conformance/client.js');
+  const cut = {
+    ...ctx,
+    send: (family: string, request: unknown) =>
+      ++reads === 1 ? ctx.send(family as never, request as never) : Promise.reject(new TransportError('connection refused', {} as never)),
+    readAfterWrite: (read: () => Promise<unknown>) => read(),
+  } as unknown as CheckContext;
+  const outcome = await check.run(cut);
+  t.match(outcome, { status: 'passed', runs: 1 }, 'the one read that was answered passed');
+  const [none, buggy, late] = [referencesCheck(ctx), referencesCheck(ctx), referencesCheck(ctx)];
+  hear(created(1n, '/v1/pets/1'));
+  const silent = { ...cut, send: () => Promise.reject(new TransportError('connection refused', {} as never)) } as unknown as CheckContext;
+  t.match(await none.run(silent), { status: 'skipped', runs: 0, note: /^the reads got no answer: connection refused/ });
+  const broken = { ...cut, send: () => Promise.reject(new Error('a bug')) } as unknown as CheckContext;
+  await t.rejects(buggy.run(broken), /a bug/, 'anything else is a failure of the suite, not of the target');
+  t.match(
+    await late.run({ ...ctx, timeLeft: () => 0 } as unknown as CheckContext),
+    { status: 'skipped', runs: 0, note: 'nothing to read' },
+    'no time left: nothing read',
+  );
+});
