@@ -129,6 +129,8 @@ t.test('a Content-Location on a 2xx must be readable; on an error it names nothi
 
 t.test('past the removal date of getPet, Locations are not read', async (t) => {
   const origin = await startOrigin(t);
+  const onTheDay = await verdict(origin, [created(1n, '/pets/1')], Date.parse('2030-12-05T00:00:00Z'));
+  t.equal(onTheDay.status, 'skipped', 'from the removal date itself');
   const outcome = await verdict(origin, [created(1n, '/pets/1')], Date.parse('2031-01-01T00:00:00Z'));
   t.equal(outcome.status, 'skipped');
   t.match(outcome.note, /not read: the Locations, as getPet is past its removal date/);
@@ -208,9 +210,10 @@ t.test(
     const { ctx, hear } = contextFor(origin);
     const check = referencesCheck(ctx);
     t.equal(check.writes, false, 'reading writes nothing');
+    t.equal(check.afterAll, true, 'it reads what every other check heard: it runs after them');
     hear(created(1n, '/v1/pets/1'));
     hear(answer(200, { 'content-location': '/v1/pets' }, [], '/pets', 'GET'));
-    hear(answer(200, { link: '</v1/old>; rel="alternate", </elsewhere>; rel="alternate"' }, [], '/pets/1', 'GET'));
+    hear(answer(200, { link: '</v1/old>; rel="alternate", </elsewhere>; rel="alternate", </v2/pets>; rel="successor-version"' }, [], '/pets/1', 'GET'));
     const sent: unknown[] = [];
     const waited: [number, boolean, boolean][] = [];
     const spied = {
@@ -233,11 +236,12 @@ t.test(
         ['http', 'GET', '/v1/pets', 'listPets', true, true],
         ['http', 'GET', '/v1/old', 'http.references', true, true],
         ['http', 'GET', '/elsewhere', 'http.references', true, true],
+        ['http', 'GET', '/v2/pets', 'http.references', true, true],
       ],
       'in turn, each field; a path no operation has (or outside the base path) is the check’s own',
     );
     t.same(waited, [[200, true, false]], 'the Location alone is read through the settle window, until it is not 404');
-    t.match(outcome, { id: 'http.references', family: 'http', operationId: '*', title: /./, runs: 4, requests: 4, status: 'failed' });
+    t.match(outcome, { id: 'http.references', family: 'http', operationId: '*', title: /./, runs: 5, requests: 5, status: 'failed' });
   },
 );
 
