@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
-import { createHearing, followedLinks, referencesCheck, referencesIn, toRead } from '../../../conformance/checks/references.js';
+import { createHearing, followedLinks, judgeRead, referencesCheck, referencesIn, toRead, type Reference } from '../../../conformance/checks/references.js';
 import { createClient, type Exchange, type Observer } from '../../../conformance/client.js';
 import type { CheckContext } from '../../../conformance/vocabulary.js';
 import { runConformance } from '../../../conformance/index.js';
@@ -160,6 +160,7 @@ t.test('names are resolved against the URL of the request they answer', async (t
   };
   t.equal(referencesIn(fromOrigin as never, base, 0)[0]?.url.href, 'http://127.0.0.1:1/admin/7');
   t.same(referencesIn(answer(200, { location: '/v1/pets/1' }, {}), base, 0), [], 'a Location on a 200 names no created resource');
+  t.same(referencesIn(answer(201, {}, { id: 1n }), base, 0), [], 'a 201 without Location names nothing');
   t.same(
     referencesIn(answer(300, { 'content-location': '/v1/pets/1' }, []), base, 0),
     [],
@@ -300,4 +301,21 @@ t.test('a target that stops answering ends the reads: what was read is judged, t
     { status: 'skipped', runs: 0, note: 'nothing to read' },
     'no time left: nothing read',
   );
+});
+
+t.test('what a read shows wrong, by the field that gave the name', async (t) => {
+  const reference = (field: Reference['field'], petId?: string) => ({ field, petId }) as unknown as Reference;
+  const read = (status: number, json?: unknown) => ({ status, headers: {}, text: '', json, durationMs: 1 }) as never;
+  // A Location: the pet created, served 200.
+  t.equal(judgeRead(reference('Location', '1'), read(200, { id: 1n, name: 'Rex', categoryId: 1n })), undefined);
+  t.equal(judgeRead(reference('Location', '1'), read(200, { id: 2n })), 'serves pet 2, not pet 1');
+  t.equal(judgeRead(reference('Location', '1'), read(200, { name: 'Rex' })), 'serves no pet, not pet 1');
+  t.equal(judgeRead(reference('Location'), read(200, { id: 2n })), undefined, 'a 201 that gave no id: any pet will do');
+  t.equal(judgeRead(reference('Location', '1'), read(204)), 'is answered 204', 'nothing but 200 is the pet');
+  // A Content-Location: any 2xx.
+  for (const status of [200, 204, 299]) t.equal(judgeRead(reference('Content-Location'), read(status)), undefined, `${status}`);
+  for (const status of [300, 404]) t.equal(judgeRead(reference('Content-Location'), read(status)), `is answered ${status}`, `${status}`);
+  // A followed Link: anything but a resource that is not there, or gone.
+  for (const status of [404, 410]) t.equal(judgeRead(reference('Link'), read(status)), `is answered ${status}`, `${status}`);
+  for (const status of [200, 300, 401]) t.equal(judgeRead(reference('Link'), read(status)), undefined, `${status}`);
 });

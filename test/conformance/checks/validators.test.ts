@@ -2,7 +2,7 @@
 // (conformance/checks/validators.ts), each applied to answers written by
 // hand: where each begins to speak, what breaks it, and where its reach ends.
 import t from 'tap';
-import { deprecationDate, validatorRules } from '../../../conformance/checks/validators.js';
+import { deprecationDate, httpDate, validatorRules } from '../../../conformance/checks/validators.js';
 import type { Exchange } from '../../../conformance/client.js';
 import type { CheckContext } from '../../../conformance/vocabulary.js';
 import { ruleVerdict } from '../../helpers/rule-verdict.js';
@@ -40,10 +40,26 @@ const verdict = (rules: ReturnType<typeof run>, id: string, s: Sketch) => ruleVe
 
 const DATE = 'Sun, 29 Nov 2026 06:00:00 GMT';
 
-t.test('every rule is of the http family, under its own id', async (t) => {
+t.test('every rule is of the http family, under its own id, citing its sections', async (t) => {
   const ids = validatorRules().map((r) => r.id);
   t.same(ids, ['http.last-modified', 'http.strong-validator', 'http.sunset-after-deprecation']);
   for (const r of validatorRules()) t.equal(r.family, 'http', r.id);
+  t.same(
+    validatorRules().map((r) => r.section),
+    ['RFC 9110 §8.8.2.1, §6.6.1', 'RFC 9110 §8.8.1, §8.8.3', 'RFC 9745 §4; RFC 8594 §3; seed §4.3, §9'],
+  );
+});
+
+t.test('httpDate reads a whole HTTP-date in any of its three forms, white space around it aside, and nothing else', async (t) => {
+  const at = Date.parse('2026-11-29T06:00:00Z');
+  t.equal(httpDate('Sun, 29 Nov 2026 06:00:00 GMT'), at);
+  t.equal(httpDate('  Sun, 29 Nov 2026 06:00:00 GMT '), at, 'the field value without its surrounding white space');
+  t.equal(httpDate('Sunday, 29-Nov-26 06:00:00 GMT'), at);
+  t.equal(httpDate('Sun Nov 29 06:00:00 2026'), at);
+  for (const text of ['xSun, 29 Nov 2026 06:00:00 GMT', 'Sun, 29 Nov 2026 06:00:00 GMTx', 'Sun Nov 29 06:00:00 2026 GMT', '@1795932000', '']) {
+    t.equal(httpDate(text), undefined, JSON.stringify(text));
+  }
+  t.equal(httpDate(undefined), undefined);
 });
 
 t.test('http.last-modified: never later than the Date of the same answer', async (t) => {
@@ -79,6 +95,9 @@ t.test('http.strong-validator: one strong tag, one content, per method and targe
   t.equal(seen({ authorization: 'Bearer wrong', answer: { etag: '"a"' }, text: '{}' }), undefined, 'only answers to the valid key');
   t.equal(seen({ answer: { etag: '"a"' }, text: '\u001f\u008b', undecodable: 'bad gzip' }), undefined, 'content the client could not decode');
   t.equal(seen({ answer: { etag: '"b"' }, text: '[1,2]' }), 'ok', 'a new tag for the new content');
+  t.equal(seen({ path: '/pets?x=1', answer: { etag: ' "c" ' }, text: '[1]' }), 'ok', 'a strong tag with white space around it');
+  t.match(seen({ path: '/pets?x=1', answer: { etag: '"c"' }, text: '[2]' }), /twice with ETag: "c"/, 'is the same strong tag');
+  t.equal(seen({ path: '/pets?x=2', answer: { etag: '"d"junk' }, text: '[1]' }), undefined, 'a value that is no entity tag is not judged');
 });
 
 t.test('http.strong-validator: what one run saw is not carried into the next', async (t) => {
