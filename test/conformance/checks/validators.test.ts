@@ -18,12 +18,20 @@ interface Sketch {
   answer?: Record<string, string>;
   text?: string;
   undecodable?: string;
+  unsupportedCoding?: string;
+  fromOrigin?: boolean;
 }
 
 const exchange = (s: Sketch): Exchange =>
   ({
     family: 'state',
-    request: { method: s.method ?? 'GET', path: s.path ?? '/pets', headers: { authorization: s.authorization ?? KEY }, operationId: 'listPets' },
+    request: {
+      method: s.method ?? 'GET',
+      path: s.path ?? '/pets',
+      headers: { authorization: s.authorization ?? KEY },
+      operationId: 'listPets',
+      ...(s.fromOrigin ? { fromOrigin: true } : {}),
+    },
     response: {
       status: s.status ?? 200,
       headers: s.answer ?? {},
@@ -31,6 +39,7 @@ const exchange = (s: Sketch): Exchange =>
       json: undefined,
       durationMs: 1,
       ...(s.undecodable ? { undecodable: s.undecodable } : {}),
+      ...(s.unsupportedCoding ? { unsupportedCoding: s.unsupportedCoding } : {}),
     },
   }) as unknown as Exchange;
 
@@ -126,4 +135,32 @@ t.test('deprecationDate reads the structured date and its drafts’ HTTP-date', 
   t.equal(deprecationDate('Wed, 01 Jan 2025 00:00:00 GMT'), Date.parse('2025-01-01T00:00:00Z'));
   t.equal(deprecationDate('@1.5'), undefined);
   t.equal(deprecationDate('true'), undefined);
+});
+
+t.test('http.strong-validator: where the two contents part, shown; grouped by method and path, the query aside', async (t) => {
+  const rule = run().get('http.strong-validator')!;
+  const x = (n: number) => 'x'.repeat(n);
+  t.equal(rule.judge(exchange({ path: '/pets?limit=5', answer: { etag: '"abc"' }, text: `${x(50)}A${x(50)}` }), ctx), undefined, 'first seen');
+  t.same(rule.judge(exchange({ path: '/pets?limit=5', answer: { etag: '"abc"' }, text: `${x(50)}B${x(50)}` }), ctx), {
+    problem: `GET /pets?limit=5 was answered 200 twice with ETag: "abc", but with different content (101 then 101 characters, first differing at 50: ${JSON.stringify(`${x(10)}A${x(29)}`)} then ${JSON.stringify(`${x(10)}B${x(29)}`)}): a strong tag that stays while the content changes is a weak one, which MUST be marked W/`,
+    kind: 'strong tag kept for changed content of GET /pets',
+  });
+});
+
+t.test(
+  'http.strong-validator: a path from the origin is another resource than the same path under the base; content in a coding not undone is not judged',
+  async (t) => {
+    const rules = run();
+    const seen = (s: Sketch) => verdict(rules, 'http.strong-validator', s);
+    t.equal(seen({ answer: { etag: '"o"' }, text: '[1]' }), 'ok');
+    t.equal(seen({ fromOrigin: true, answer: { etag: '"o"' }, text: '[2]' }), 'ok', '/pets at the origin is not /v1/pets');
+  t.equal(seen({ path: '/pets?m=1', answer: { etag: '"many-chars"' }, text: '[1]' }), 'ok');
+  t.match(seen({ path: '/pets?m=1', answer: { etag: '"many-chars"' }, text: '[2]' }), /twice with ETag: "many-chars"/, 'a tag of many characters is strong too');
+    t.equal(seen({ answer: { etag: '"o"', 'content-encoding': 'zstd' }, text: '\u0028', unsupportedCoding: 'zstd' }), undefined);
+  },
+);
+
+t.test('deprecationDate reads @<seconds> whole, or an HTTP-date', async (t) => {
+  t.equal(deprecationDate('@1735689600'), 1735689600000);
+  t.equal(deprecationDate('x@1735689600'), undefined, 'not a structured date when anything precedes it');
 });
