@@ -118,7 +118,7 @@ export function oracleCheck(ctx: CheckContext, session: OracleSession, tolerated
         operationId: exchange.request.operationId,
         requirement: ORACLE.requirement,
         seedSection: ORACLE.seedSection,
-        message: `${message}. ${target.label} answered ${describe(answer)}; no row of the tolerance table applies (${rows.join(', ')})`,
+        message: `${message}. ${target.label} answered ${describeAnswer(answer)}; no row of the tolerance table applies (${rows.join(', ')})`,
         request: exchange.request,
         response: exchange.response,
         occurrences: count,
@@ -171,7 +171,7 @@ function noteCreated(exchange: Exchange, answer: WireResponse, ids: Map<string, 
 }
 
 /** When the pet a path names (a segment that is one of the run's ids) was created. */
-function namedPet(path: string, createdAt: ReadonlyMap<string, number>): number | undefined {
+export function namedPet(path: string, createdAt: ReadonlyMap<string, number>): number | undefined {
   for (const segment of splitQuery(path)[0].split('/')) {
     const at = createdAt.get(segment);
     if (at !== undefined) return at;
@@ -179,7 +179,8 @@ function namedPet(path: string, createdAt: ReadonlyMap<string, number>): number 
   return undefined;
 }
 
-function describe(response: WireResponse): string {
+/** An answer as a difference shows it: its status and the start of its body. */
+export function describeAnswer(response: WireResponse): string {
   const body = response.text.length > 160 ? `${response.text.slice(0, 160)}…` : response.text;
   return `${response.status}${body ? ` ${body}` : ''}`;
 }

@@ -2,7 +2,7 @@
 // sent again to a second implementation, ids and key translated, the answers
 // compared in the order the target gave them.
 import t from 'tap';
-import { createOracleSession, oracleCheck, translated } from '../../../conformance/differential/mirror.js';
+import { createOracleSession, describeAnswer, namedPet, oracleCheck, translated } from '../../../conformance/differential/mirror.js';
 import { runConformance } from '../../../conformance/index.js';
 import { jsonAnswer, startFront } from '../../helpers/front.js';
 import { startTestOracle } from '../../helpers/reference-oracle.js';
@@ -272,4 +272,17 @@ t.test("a difference shows the oracle's answer, cut after 160 characters with an
   const long = messages.find((m) => /answered 400 by the target and 200 by the oracle/.test(m));
   t.match(long, /the reference server answered 200 \[\{.{150,170}…/, 'the list, cut');
   t.notMatch(long, /…[^\n]*…/, 'once');
+});
+
+t.test('a path names a pet of the run by a whole segment, never by a digit of one', async (t) => {
+  const createdAt = new Map([['1', 10]]);
+  t.equal(namedPet('/pets/1?limit=12', createdAt), 10);
+  t.equal(namedPet('/pets/12', createdAt), undefined, 'pet 12 is not pet 1');
+  t.equal(namedPet('/pets?limit=1', createdAt), undefined, 'a query value is no segment');
+});
+
+t.test('an answer in a difference: its status, and its body when it has one', async (t) => {
+  const answer = (status: number, text: string) => ({ status, headers: {}, text, json: undefined, durationMs: 1 });
+  t.equal(describeAnswer(answer(204, '')), '204');
+  t.equal(describeAnswer(answer(401, '{"code":"unauthorized"}')), '401 {"code":"unauthorized"}');
 });
