@@ -154,8 +154,12 @@ t.test(
     const seen = (s: Sketch) => verdict(rules, 'http.strong-validator', s);
     t.equal(seen({ answer: { etag: '"o"' }, text: '[1]' }), 'ok');
     t.equal(seen({ fromOrigin: true, answer: { etag: '"o"' }, text: '[2]' }), 'ok', '/pets at the origin is not /v1/pets');
-  t.equal(seen({ path: '/pets?m=1', answer: { etag: '"many-chars"' }, text: '[1]' }), 'ok');
-  t.match(seen({ path: '/pets?m=1', answer: { etag: '"many-chars"' }, text: '[2]' }), /twice with ETag: "many-chars"/, 'a tag of many characters is strong too');
+    t.equal(seen({ path: '/pets?m=1', answer: { etag: '"many-chars"' }, text: '[1]' }), 'ok');
+    t.match(
+      seen({ path: '/pets?m=1', answer: { etag: '"many-chars"' }, text: '[2]' }),
+      /twice with ETag: "many-chars"/,
+      'a tag of many characters is strong too',
+    );
     t.equal(seen({ answer: { etag: '"o"', 'content-encoding': 'zstd' }, text: '\u0028', unsupportedCoding: 'zstd' }), undefined);
   },
 );
