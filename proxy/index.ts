@@ -65,7 +65,7 @@ export function createProxy(options: ProxyOptions): PetstoreProxy {
     ...options,
     basePath,
     operations,
-    relay: { refuseInvalid: options.refuseInvalid === true, forward: (x, answered) => forward?.(x, answered) },
+    relay: { refuseInvalid: options.refuseInvalid === true, forward: (x, hooks) => forward?.(x, hooks) },
   });
   const verdicts = createVerdicts({ ledger: server.findings, judge: createPassiveJudge({ operations, basePath: normaliseBasePath(upstream.pathname) }), operations, basePath, errors: options.errors === true });
   const hear = recording && recordingOf(recording, operations);
