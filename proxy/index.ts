@@ -7,7 +7,7 @@
  * control API, the log, the page, `--findings FILE`, findings().
  */
 import { createPassiveJudge, createTransport, type TlsOptions } from '../conformance/index.js';
-import { parseJsonBytes } from '../spec/json/index.js';
+import { parseJsonBytes, type JsonValue } from '../spec/json/index.js';
 import { operations as specOperations, type OperationDescriptor } from '../spec/operations.js';
 import { createServer, defaultLimits, inProcessControl, normaliseBasePath, type InProcessControl, type PetstoreServer, type ServerOptions } from '../src/index.js';
 import { createForwarder } from './forward.js';
@@ -68,7 +68,6 @@ export function createProxy(options: ProxyOptions): PetstoreProxy {
     relay: { refuseInvalid: options.refuseInvalid === true, forward: (x, hooks) => forward?.(x, hooks) },
   });
   const verdicts = createVerdicts({ ledger: server.findings, judge: createPassiveJudge({ operations, basePath: normaliseBasePath(upstream.pathname) }), operations, basePath, errors: options.errors === true });
-  const hear = recording && recordingOf(recording, operations);
   const refusals = createUpstreamRefusals();
   forward = createForwarder({
     upstream,
@@ -80,8 +79,10 @@ export function createProxy(options: ProxyOptions): PetstoreProxy {
     judge(x, passed, refused) {
       // A failure of the proxy's own judging is the proxy's bug, never the upstream's: the answer passes on unjudged.
       try {
-        hear?.(x.operation, passed);
-        refusals.hear(x, passed, refused);
+        // One parse of a 2xx answer serves the ids the refusals remember and the recording.
+        const served = x.operation ? servedJson(passed) : undefined;
+        if (recording && served !== undefined) recording.hear(served);
+        refusals.hear(x, passed, served, refused);
         return verdicts.judge(x, passed);
       } catch (error) {
         onError(error);
@@ -148,12 +149,9 @@ function upstreamUrl(upstream: string | URL): URL {
   return url;
 }
 
-/** Hands each 2xx JSON answer of an operation of the interface to the recording. */
-function recordingOf(recording: Recording, operations: readonly OperationDescriptor[]) {
-  const served = new Set(operations.filter((op) => op.method === 'GET' || op.method === 'POST').map((op) => op.operationId));
-  return (operation: OperationDescriptor | undefined, passed: Passed): void => {
-    if (!operation || !served.has(operation.operationId) || passed.status < 200 || passed.status > 299) return;
-    const parsed = parseJsonBytes(passed.responseBody, { maxDepth: 32, maxMembers: 1_000_000 });
-    if (parsed.ok) recording.hear(parsed.value);
-  };
+/** The JSON of a 2xx answer to the interface (a Pet or a page of them), parsed once; undefined otherwise. */
+function servedJson(passed: Passed): JsonValue | undefined {
+  if (passed.outside || passed.status < 200 || passed.status > 299) return undefined;
+  const parsed = parseJsonBytes(passed.responseBody, { maxDepth: 8, maxMembers: 1_000_000 });
+  return parsed.ok ? parsed.value : undefined;
 }

@@ -7,10 +7,9 @@
  * the upstream served through the proxy, the client's rounding (a rounded_id
  * warning naming both ids, the stand-in's most useful diagnosis).
  */
-import { parseJsonBytes } from '../spec/json/index.js';
+import { parseDecimalInteger, type JsonValue } from '../spec/json/index.js';
 import { isObject } from '../spec/json/is-object.js';
-import type { JsonValue } from '../spec/json/index.js';
-import { roundingCandidates, type Exchange, type RelayHooks } from '../src/index.js';
+import { isPetId, roundingCandidates, type Exchange, type RelayHooks } from '../src/index.js';
 import type { Passed } from './exchange.js';
 
 /** The ids served through the proxy that are remembered, the oldest forgotten first. */
@@ -23,17 +22,15 @@ export function createUpstreamRefusals(maxIds = MAX_REMEMBERED_IDS) {
     served.add(String(id));
     if (served.size > maxIds) served.delete(served.values().next().value as string);
   };
-  const hearServed = (body: Buffer) => {
-    const parsed = parseJsonBytes(body, { maxDepth: 8, maxMembers: 1_000_000 });
-    if (!parsed.ok) return;
-    for (const value of Array.isArray(parsed.value) ? parsed.value : [parsed.value]) if (isObject(value)) remember(value['id']);
+  const hearServed = (served: JsonValue) => {
+    for (const value of Array.isArray(served) ? served : [served]) if (isObject(value)) remember(value['id']);
   };
 
   return {
-    /** Reads the answer the upstream gave `x`; notes what its refusal says of the client. */
-    hear(x: Exchange, passed: Passed, refused: RelayHooks['refused']): void {
+    /** Reads the answer the upstream gave `x` (`json`: its body, for a 2xx); notes what its refusal says of the client. */
+    hear(x: Exchange, passed: Passed, json: JsonValue | undefined, refused: RelayHooks['refused']): void {
       if (passed.outside || !x.operation) return;
-      if (passed.status >= 200 && passed.status < 300) return hearServed(passed.responseBody);
+      if (passed.status >= 200 && passed.status < 300) return json === undefined ? undefined : hearServed(json);
       // One finding per request: the proxy's own checks may have noted the key already (none sent).
       if (passed.status === 401 && !x.findingCodes?.includes('unauthorized')) return refused(x, 'unauthorized', () => 'the upstream did not accept the key');
       const id = passed.status === 404 ? petIdOf(x) : undefined;
@@ -51,6 +48,6 @@ function petIdOf(x: Exchange): bigint | undefined {
   if (!operation?.parameters.some((p) => p.in === 'path')) return undefined;
   const url = x.req.url ?? '';
   const path = url.split('?')[0] as string;
-  const last = path.slice(path.lastIndexOf('/') + 1);
-  return /^[1-9][0-9]{0,18}$/.test(last) ? BigInt(last) : undefined;
+  const id = parseDecimalInteger(path.slice(path.lastIndexOf('/') + 1));
+  return isPetId(id) ? id : undefined;
 }
