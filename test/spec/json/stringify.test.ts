@@ -35,6 +35,19 @@ t.test('objects keep their key order and leave out undefined members', async (t)
   t.equal(stringifyJson(proto), '{"__proto__":"own"}', 'a prototype-less object with a __proto__ key');
 });
 
+t.test('it takes what JSON.stringify takes and writes it alike, bigint aside (a bodySerializer gets unknown)', async (t) => {
+  const when = new Date(Date.UTC(2030, 11, 5));
+  t.equal(stringifyJson({ when }), '{"when":"2030-12-05T00:00:00.000Z"}', 'toJSON is called');
+  t.equal(stringifyJson({ size: { toJSON: () => 9007199254740993n } }), '{"size":9007199254740993}', "toJSON's bigint kept exact");
+  const skipped = { a: 1, f: () => 1, s: Symbol('s'), u: undefined };
+  t.equal(stringifyJson(skipped), JSON.stringify(skipped), 'functions, symbols and undefined left out of an object');
+  const holes = [1, undefined, () => 1, Symbol('s')];
+  t.equal(stringifyJson(holes), JSON.stringify(holes), 'and written as null in an array');
+  t.equal(stringifyJson(new Map([['a', 1]])), '{}', 'a Map has no own enumerable keys, as JSON.stringify finds');
+  t.throws(() => stringifyJson(undefined), { name: 'TypeError', message: /undefined has no JSON text/ });
+  t.throws(() => stringifyJson(() => 1), { name: 'TypeError', message: /function has no JSON text/ });
+});
+
 t.test('property: stringifyJson(parseJson(text)) reads back to the same value', async (t) => {
   const int64 = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n });
   const value: fc.Arbitrary<JsonValue> = fc.letrec<{ v: JsonValue }>((tie) => ({
