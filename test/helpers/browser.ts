@@ -58,3 +58,11 @@ export async function openPage(t: Test, viewport = { width: 1280, height: 900 })
   page.on('request', (request) => requests.push(request.url()));
   return { browser, page, problems, requests };
 }
+
+/** Gives `key` to the docs page's Authorize dialog, as a developer does, and closes it. */
+export async function authorizeDocs(page: Page, key: string): Promise<void> {
+  await page.locator('button.authorize').first().click();
+  await page.locator('.modal-ux input[type="text"], .modal-ux input[type="password"]').first().fill(key);
+  await page.locator('.modal-ux button.authorize').click();
+  await page.locator('.modal-ux button.btn-done').click();
+}

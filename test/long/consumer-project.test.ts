@@ -10,7 +10,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
+import { authorizeDocs, openPage } from '../helpers/browser.js';
 import { packTarball, ROOT, run, userEnv } from '../helpers/consumer.js';
 import t, { type Test } from 'tap';
 
@@ -100,6 +101,21 @@ t.test('the tarball holds what a user needs and nothing else', async (t) => {
   t.strictSame(pointers, [], 'no file points at a source map');
 });
 
+t.test('every relative link of the README and the docs leads to a file in the tarball (issue 47 §4: they are read in node_modules)', async (t) => {
+  const pages = files.filter((f) => f.endsWith('.md'));
+  t.ok(pages.length > 5, `the README and the docs pages: ${pages.join(', ')}`);
+  const dead: string[] = [];
+  for (const page of pages) {
+    const text = readFileSync(join(project, 'node_modules/petstore-harness', page), 'utf8');
+    for (const [, target = ''] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^(https?:|mailto:|#)/.test(target)) continue;
+      const path = posix.normalize(posix.join(posix.dirname(page), target.split('#')[0] ?? ''));
+      if (!files.includes(path)) dead.push(`${page}: ${target}`);
+    }
+  }
+  t.strictSame(dead, [], 'no dead relative link');
+});
+
 t.test('the install is quiet and runs no dependency install script', async (t) => {
   t.notMatch(installLog, /\bwarn\b/i, `no warning in: ${installLog}`);
   const installed = readdirSync(join(project, 'node_modules'));
@@ -131,28 +147,59 @@ t.test('npx petstore serve answers, and npx petstore conform passes against it',
   if (conform.code !== 0) t.comment(conform.stdout);
 });
 
-t.test('npx petstore serve stops over HTTP with its verdict: POST /__control/shutdown, the findings file written, exit 1 on a finding', async (t) => {
-  const report = join(project, 'findings.json');
-  const serve = start(
-    t,
-    'npx',
-    ['petstore', 'serve', '--host', '127.0.0.1', '--port', '0', '--findings', report, '--fail-on-findings', 'warning'],
-    project,
-    userEnv({ PETSTORE_API_KEYS: KEY }),
+for (const finding of [true, false]) {
+  t.test(
+    `npx petstore serve stops over HTTP with its verdict: POST /__control/shutdown, the findings file written, exit ${finding ? '1 on a finding' : '0 without one'}`,
+    async (t) => {
+      const report = join(project, `findings-${finding}.json`);
+      const serve = start(
+        t,
+        'npx',
+        ['petstore', 'serve', '--host', '127.0.0.1', '--port', '0', '--findings', report, '--fail-on-findings', 'warning'],
+        project,
+        userEnv({ PETSTORE_API_KEYS: KEY }),
+      );
+      const [, url] = (await waitFor(serve.output, /serving .* at (http:\/\/127\.0\.0\.1:\d+\S*)\n/, serve.child)) as unknown as [string, string];
+      const sent = await fetch(`${url}/pets?${finding ? 'stauts' : 'status'}=sold`, { headers: { authorization: `Bearer ${KEY}` } });
+      if (finding) t.match(sent.headers.get('petstore-finding'), /unknown_query_parameter/, 'the answer names the finding');
+      else t.equal(sent.headers.get('petstore-finding'), null, 'a clean request names none');
+      await sent.arrayBuffer();
+      const origin = new URL(url).origin;
+      const stopped = await fetch(`${origin}/__control/shutdown`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` } });
+      t.equal(stopped.status, 202, 'the shutdown is accepted');
+      await stopped.arrayBuffer();
+      const code = await new Promise<number | null>((resolve) => {
+        if (serve.child.exitCode !== null) resolve(serve.child.exitCode);
+        else serve.child.once('exit', (exitCode) => resolve(exitCode));
+      });
+      t.equal(code, finding ? 1 : 0, `npx exits ${finding ? '1: a warning was seen' : '0: nothing was seen'}`);
+      const written = readFileSync(report, 'utf8');
+      if (finding) t.match(written, /stauts/, 'and the findings file names it');
+      else t.notMatch(written, /unknown_query_parameter/, 'and the findings file has none');
+      await t.rejects(fetch(`${url}/pets`), 'nothing is left listening');
+    },
   );
+}
+
+t.test("the installed page (issue 47 §8): the key given to Authorize survives a reload, and a finding's request number shows its journal entry", async (t) => {
+  const serve = start(t, 'npx', ['petstore', 'serve', '--host', '127.0.0.1', '--port', '0'], project, userEnv({ PETSTORE_API_KEYS: KEY }));
   const [, url] = (await waitFor(serve.output, /serving .* at (http:\/\/127\.0\.0\.1:\d+\S*)\n/, serve.child)) as unknown as [string, string];
-  const misspelt = await fetch(`${url}/pets?stauts=sold`, { headers: { authorization: `Bearer ${KEY}` } });
-  t.match(misspelt.headers.get('petstore-finding'), /unknown_query_parameter/, 'the answer names the finding');
-  await misspelt.arrayBuffer();
-  const origin = new URL(url).origin;
-  const stopped = await fetch(`${origin}/__control/shutdown`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` } });
-  t.equal(stopped.status, 202, 'the shutdown is accepted');
-  const code = await new Promise<number | null>((resolve) => {
-    if (serve.child.exitCode !== null) resolve(serve.child.exitCode);
-    else serve.child.once('exit', (exitCode) => resolve(exitCode));
-  });
-  t.equal(code, 1, 'npx exits 1: a warning was seen');
-  t.match(readFileSync(report, 'utf8'), /stauts/, 'and the findings file names it');
+  const sent = await fetch(`${url}/pets?stauts=sold`, { headers: { authorization: `Bearer ${KEY}` } });
+  await sent.arrayBuffer();
+  const { page, problems } = await openPage(t);
+  await page.goto(`${new URL(url).origin}/docs`);
+  await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+  await authorizeDocs(page, KEY);
+  await page.reload();
+  await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+  t.equal(await page.locator('button.authorize.locked').count(), 1, 'after a reload the page is still authorized');
+  const finding = page.locator('#petstore-findings .finding').first();
+  await finding.waitFor({ timeout: 10_000 });
+  await finding.locator('button.finding-request').first().click();
+  const entry = finding.locator('.journal-entry');
+  await entry.locator('.journal-head').waitFor({ timeout: 10_000 });
+  t.match(await entry.textContent(), /request 1: GET \/v1\/pets\?stauts=sold → 200/, "the finding's request, from the journal");
+  t.strictSame(problems, [], 'nothing failed');
 });
 
 t.test('an ESM file imports startServer and runConformance and uses them', async (t) => {
@@ -183,6 +230,21 @@ console.log(JSON.stringify({ ok: result.ok, exercised: result.exercised, created
   t.ok((out.exercised ?? 0) > 0, 'and exercised checks');
   t.equal(out.created, 201, 'a create through petstore-harness/proxy answered 201, with no finding');
   t.equal(ran.stderr, '', 'nothing on stderr');
+});
+
+t.test("the stand-in's entry loads no other package (issue 47 §6: a test file pays only for what it uses)", async (t) => {
+  writeFileSync(
+    join(project, 'cjs-cost.js'),
+    `require('petstore-harness');
+// The project's own dependencies only (a test runner may preload modules of its own from elsewhere).
+const mine = require('path').join(__dirname, 'node_modules') + require('path').sep;
+const others = Object.keys(require.cache).filter((f) => f.startsWith(mine) && !f.startsWith(mine + 'petstore-harness'));
+console.log(JSON.stringify(others));
+`,
+  );
+  const ran = await run(process.execPath, ['cjs-cost.js'], project);
+  t.equal(ran.code, 0, ran.stderr);
+  t.strictSame(JSON.parse(ran.stdout.trim()), [], 'no Redis client, Prism, fast-check or undici is loaded by require');
 });
 
 t.test('a CommonJS file uses startServer through require, and through import()', async (t) => {

@@ -3,11 +3,12 @@
 // Jest 30 with its default configuration (a CommonJS project, and an ES module
 // project whose tests are .cjs: Jest loads tests as CommonJS, so
 // `require('petstore-harness')` must find a CommonJS entry) and Vitest (an ES
-// module project). The client under test is a few
-// lines of fetch that keep int64 values exact with the package's own
-// lossless codec, as docs/stand-in.md shows. Each runner must pass, and must
-// fail when the client sends a misspelt parameter: the finding reaches the
-// runner's own report.
+// module project), the README's text each time with only the runner's hook
+// names (and Jest's require) changed. The client under test is a few lines of
+// fetch that keep int64 values exact with the package's own lossless codec;
+// then the client openapi-typescript and openapi-fetch generate, as
+// docs/stand-in.md's recipe gives it. Each must pass, and must fail when the
+// client sends a misspelt parameter: the finding reaches the runner's own report.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,8 +40,8 @@ async function call(baseUrl, apiKey, method, path, value) {
 }
 function createPetsClient({ baseUrl, apiKey }) {
   return {
-    // categoryId given as a string of digits, sent as the JSON number it names (BigInt: no rounding).
-    create: (pet) => call(baseUrl, apiKey, 'POST', '/pets', { ...pet, categoryId: BigInt(pet.categoryId) }),
+    // categoryId a bigint, written as its digits by stringifyJson: no rounding.
+    create: (pet) => call(baseUrl, apiKey, 'POST', '/pets', pet),
     list: ({ status }) => call(baseUrl, apiKey, 'GET', '/pets?${statusName}=' + encodeURIComponent(status)),
   };
 }
@@ -48,42 +49,6 @@ function createPetsClient({ baseUrl, apiKey }) {
   return moduleSystem === 'cjs'
     ? `const { parseJson, stringifyJson } = require('petstore-harness');\n${body}\nmodule.exports = { createPetsClient };\n`
     : `import { parseJson, stringifyJson } from 'petstore-harness';\n${body}\nexport { createPetsClient };\n`;
-};
-
-/** The README's client test, with the runner's hooks; `client` is where the client under test is. */
-const clientTest = (runner: 'node' | 'jest' | 'vitest', client = '../src/pets-client.js') => {
-  const hooks = {
-    node: `import { after, afterEach, before, beforeEach, test } from 'node:test';
-import assert from 'node:assert/strict';
-import { startServer } from 'petstore-harness';
-import { createPetsClient } from '${client}';
-const [beforeAll, afterAll] = [before, after];`,
-    jest: `const assert = require('node:assert/strict');
-const { startServer } = require('petstore-harness');
-const { createPetsClient } = require('${client}');`,
-    vitest: `import { afterAll, afterEach, beforeAll, beforeEach, test } from 'vitest';
-import assert from 'node:assert/strict';
-import { startServer } from 'petstore-harness';
-import { createPetsClient } from '${client}';`,
-  }[runner];
-  return `${hooks}
-
-let api, client;
-beforeAll(async () => {
-  api = await startServer({ ids: 'large' });
-  client = createPetsClient({ baseUrl: api.url, apiKey: api.apiKey });
-});
-beforeEach(() => api.reset());
-afterEach(() => api.assertNoFindings());
-afterAll(() => api.close());
-
-test('a created pet is listed by its status', async () => {
-  const pet = await client.create({ name: 'Rex', categoryId: '9007199254740993', status: 'available' });
-  assert.equal(pet.categoryId, 9007199254740993n, 'the int64 came back digit for digit');
-  const page = await client.list({ status: 'available' });
-  assert.ok(page.some((p) => p.id === pet.id));
-});
-`;
 };
 
 /**
@@ -125,6 +90,25 @@ const README_TEST = (() => {
   return readme.slice(start, readme.indexOf('```', start));
 })();
 
+const NODE_TEST_HOOKS = "import { after, afterEach, before, beforeEach, test } from 'node:test';";
+
+/**
+ * The README's test for another runner, changed only where the runner differs: its hooks (named
+ * beforeAll and afterAll), and for Jest, which loads tests as CommonJS, each import as a require.
+ * `client` is the path of the client under test.
+ */
+const readmeTestFor = (runner: 'node' | 'jest' | 'vitest', client: string) => {
+  if (!README_TEST.includes(NODE_TEST_HOOKS)) throw new Error(`the README's client test no longer starts with ${NODE_TEST_HOOKS}`);
+  const test = README_TEST.replace("'../src/pets-client.js'", `'${client}'`);
+  if (runner === 'node') return test;
+  if (runner === 'vitest')
+    return test.replace(NODE_TEST_HOOKS, "import { afterAll as after, afterEach, beforeAll as before, beforeEach, test } from 'vitest';");
+  return test
+    .replace(NODE_TEST_HOOKS, 'const [before, after] = [beforeAll, afterAll];')
+    .replace(/^import (\w+) from '([^']+)';/gm, "const $1 = require('$2');")
+    .replace(/^import \{([^}]+)\} from '([^']+)';/gm, "const {$1} = require('$2');");
+};
+
 const PROJECTS = {
   node: { type: 'module', file: 'test/pets-client.test.js', install: [] as string[], command: [process.execPath, '--test'] },
   jest: { type: undefined, file: 'test/pets-client.test.js', install: ['jest@30'], command: ['npx', 'jest'] },
@@ -150,8 +134,8 @@ for (const [runner, project] of Object.entries(PROJECTS) as [keyof typeof PROJEC
     t.equal(installed.code, 0, `npm install: ${installed.stderr.slice(-2000)}`);
     const moduleSystem = project.type === 'module' && !project.file.endsWith('.cjs') ? 'esm' : 'cjs';
     const clientFile = project.type === 'module' && moduleSystem === 'cjs' ? 'src/pets-client.cjs' : 'src/pets-client.js';
-    // node:test runs the README's own text; the other runners the same test with their hooks.
-    writeFileSync(join(dir, project.file), runner === 'node' ? README_TEST : clientTest(runner === 'jest-esm' ? 'jest' : runner, `../${clientFile}`));
+    // The README's own text; for Jest and Vitest with their hook names, for Jest with require.
+    writeFileSync(join(dir, project.file), readmeTestFor(runner === 'jest-esm' ? 'jest' : runner, `../${clientFile}`));
     const [command, ...args] = project.command;
 
     writeFileSync(join(dir, clientFile), client(moduleSystem, 'status'));
@@ -183,30 +167,30 @@ const ast = await openapiTS(new URL('./node_modules/petstore-harness/spec/openap
 writeFileSync('src/api.d.ts', astToString(ast));
 `;
 
-const generatedClient = (statusName: string) => `import createClient from 'openapi-fetch';
-import { losslessFetch, stringifyJson } from 'petstore-harness';
-
-export function createPetsClient({ baseUrl, apiKey }) {
-  const api = createClient({ baseUrl, headers: { authorization: 'Bearer ' + apiKey }, fetch: losslessFetch(), bodySerializer: stringifyJson });
-  const data = ({ data, error, response }) => {
-    if (error) throw new Error(response.status + ' ' + error.message);
-    return data;
-  };
-  return {
-    create: async (pet) => data(await api.POST('/pets', { body: { ...pet, categoryId: BigInt(pet.categoryId) } })),
-    list: async ({ status }) => data(await api.GET('/pets', { params: { query: { ${statusName}: status } } })),
-  };
-}
-`;
+/** docs/stand-in.md's generated client (src/pets-client.js), as the page gives it; `statusName` the query parameter it sends. */
+const generatedClient = (statusName: string) => {
+  const page = readFileSync(join(ROOT, 'docs/stand-in.md'), 'utf8');
+  const start = page.indexOf('// src/pets-client.js: the generated client');
+  if (start === -1) throw new Error("docs/stand-in.md has no '// src/pets-client.js: the generated client' example");
+  const text = page.slice(start, page.indexOf('```', start));
+  if (!text.includes('query: { status }')) throw new Error("the recipe's client no longer sends 'query: { status }'");
+  return text.replace('query: { status }', `query: { ${statusName}: status }`);
+};
 
 /** The generated types say what the wire carries: the ids and categoryId are bigint, so no code of the client's rounds them by type. */
-const TYPES_CHECK = `import type { paths } from './api.js';
+const TYPES_CHECK = `import createClient from 'openapi-fetch';
+import { losslessFetch, stringifyJson } from 'petstore-harness';
+import type { paths } from './api.js';
 
 type Pet = paths['/pets']['get']['responses'][200]['content']['application/json'][number];
 export const exact: bigint = (null as unknown as Pet).id;
 export const category: bigint = (null as unknown as Pet).categoryId;
 // @ts-expect-error: a number is not what an int64 is here
 export const rounded: number = (null as unknown as Pet).id;
+
+// The recipe's client, typed: stringifyJson is a bodySerializer, a bigint categoryId is a body.
+const api = createClient<paths>({ baseUrl: 'http://127.0.0.1:1/v1', fetch: losslessFetch(), bodySerializer: stringifyJson });
+export const created = api.POST('/pets', { body: { name: 'Rex', categoryId: 9007199254740993n } });
 `;
 
 t.test("openapi-fetch: the README's client test passes against a generated client, int64 ids exact", async (t) => {
@@ -229,7 +213,7 @@ t.test("openapi-fetch: the README's client test passes against a generated clien
     ['node_modules/typescript/bin/tsc', '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', 'src/check.ts'],
     dir,
   );
-  t.equal(checked.code, 0, `the generated types give int64 as bigint: ${checked.stdout}${checked.stderr}`);
+  t.equal(checked.code, 0, `the generated types give int64 as bigint, and the recipe's calls type-check: ${checked.stdout}${checked.stderr}`);
   writeFileSync(join(dir, 'test/pets-client.test.js'), README_TEST);
   writeFileSync(join(dir, 'src/pets-client.js'), generatedClient('status'));
   const passed = await run(process.execPath, ['--test'], dir, userEnv({ CI: 'true' }));

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import t from 'tap';
 import { request } from 'undici';
 import { DEVELOPMENT_API_KEY } from '../../src/server/decisions.js';
-import { openPage } from '../helpers/browser.js';
+import { authorizeDocs, openPage } from '../helpers/browser.js';
 import { startTestServer } from '../helpers/server.js';
 
 const KEY = 'docs-page-key-9d2e';
@@ -158,14 +158,6 @@ t.test('issue 26: the page shows the findings so far, once a key is given to Aut
   t.strictSame(problems, [], 'nothing failed');
 });
 
-/** Gives `key` to Authorize, as a developer does. */
-async function authorize(page: Page, key: string): Promise<void> {
-  await page.locator('button.authorize').first().click();
-  await page.locator('.modal-ux input[type="text"], .modal-ux input[type="password"]').first().fill(key);
-  await page.locator('.modal-ux button.authorize').click();
-  await page.locator('.modal-ux button.btn-done').click();
-}
-
 /** Opens the page at `origin` and waits for the reference. */
 async function openDocs(page: Page, origin: string): Promise<void> {
   await page.goto(`${origin}/docs`);
@@ -181,7 +173,7 @@ t.test('issue 47 §8: the key given to Authorize survives a reload, until Logout
   await openDocs(page, origin);
   const panel = page.locator('#petstore-findings');
   await panel.getByText('Give a key to Authorize').waitFor({ timeout: 5_000 });
-  await authorize(page, KEY);
+  await authorizeDocs(page, KEY);
   await panel.locator('.finding-warning').first().waitFor({ timeout: 10_000 });
 
   await page.reload();
@@ -238,7 +230,7 @@ t.test("issue 47 §8: a finding's request numbers show their journal entries, or
   await send('/pets', { name: 'Tom', categoryId: 2, status: 'sold', colour: 'blue' });
   const { page, problems } = await openPage(t);
   await openDocs(page, origin);
-  await authorize(page, KEY);
+  await authorizeDocs(page, KEY);
   const finding = page.locator('#petstore-findings .finding').first();
   await finding.waitFor({ timeout: 10_000 });
   t.match(await finding.textContent(), /unknown_body_field ×2.*\(request 1, last 4\)/s);
