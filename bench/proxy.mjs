@@ -11,6 +11,12 @@
  *   - through Prism 5.12's proxy (`prism proxy spec/openapi.json …/v1`, as run.mjs runs Prism's mock: the
  *     CLI, `-v silent`; its defaults otherwise: prism-http's createInstance with `isProxy`, `upstream`,
  *     `validateRequest: true`, `validateResponse: true`, `checkSecurity: true`, `errors: false`), the anchor.
+ * and two floors that check nothing, to show what forwarding alone costs on this machine:
+ *   - `bare node forwarder → reference` (bench/bare-forwarder.mjs): node:http and an undici Pool, the
+ *     proxy's own stack, passing requests and answers on and doing nothing else;
+ *   - `nginx → reference` (when nginx is on PATH or in /usr/sbin): nginx's `proxy_pass` with keep-alive to the
+ *     upstream, one process (`master_process off`), its access log on, as a gateway in front of a
+ *     staging would be.
  * The proxies run on core 0 beside their upstream (the generator has core 1): on this machine a proxy
  * and its upstream share one core, so the proxy's CPU comes out of the throughput, as it would on a
  * one-core host; on a host with a core to spare for the proxy the ratio is an underestimate.
@@ -21,6 +27,8 @@
  * A second, shorter series sends one request at a time (1 connection): there the p50 is the hop's own
  * latency, without the queueing that 50 connections add in front of a slower server.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -41,6 +49,8 @@ export async function proxyOverhead(bench) {
     join(work, `${name.replace(/[^a-z0-9]+/gi, '-')}.log`),
   ];
   const prismPort = await bench.freePort();
+  const nginxPort = await bench.freePort();
+  const nginx = nginxFront(work, upstream.port, nginxPort);
   const fronts = [
     petstoreProxy('proxy → reference', root),
     // --against DIR: another checkout's proxy (built) in the same rounds, for a before/after comparison.
@@ -52,6 +62,13 @@ export async function proxyOverhead(bench) {
       null,
       prismPort,
     ],
+    [
+      'bare node forwarder → reference',
+      process.execPath,
+      [join(root, 'bench/bare-forwarder.mjs'), `http://127.0.0.1:${upstream.port}`],
+      /at http:\/\/127\.0\.0\.1:(\d+)\/v1/,
+    ],
+    ...(nginx ? [['nginx → reference', nginx.command, nginx.argv, null, nginxPort]] : []),
   ];
   const running = [upstream];
   for (const spec of fronts) {
@@ -161,4 +178,32 @@ export async function proxyOverhead(bench) {
   console.log('');
   console.log(`peak RSS MiB: ${peakRss.map(([name, rss]) => `${name} ${rss ? fmt(rss / 2 ** 20, 1) : '–'}`).join('; ')}`);
   console.log('');
+}
+
+/** nginx as a bare forwarder to the upstream, or undefined when this machine has no nginx. */
+function nginxFront(work, upstreamPort, port) {
+  const command = ['nginx', '/usr/sbin/nginx'].find((c) => spawnSync(c, ['-v']).error === undefined);
+  if (command === undefined) {
+    console.log('(nginx → reference skipped: nginx is not installed; apt-get install nginx)');
+    return undefined;
+  }
+  const dir = join(work, 'nginx');
+  mkdirSync(join(dir, 'logs'), { recursive: true });
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `${t}_temp_path ${join(dir, t)};`).join(' ');
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    `daemon off; master_process off; worker_processes 1; pid ${join(dir, 'nginx.pid')}; error_log ${join(dir, 'logs/error.log')} warn;
+events { worker_connections 4096; }
+http {
+  access_log ${join(dir, 'logs/access.log')};
+  ${temp}
+  upstream reference { server 127.0.0.1:${upstreamPort}; keepalive 128; }
+  server {
+    listen 127.0.0.1:${port};
+    location / { proxy_pass http://reference; proxy_http_version 1.1; proxy_set_header Connection ""; }
+  }
+}
+`,
+  );
+  return { command, argv: ['-p', dir, '-c', join(dir, 'nginx.conf')] };
 }
