@@ -145,13 +145,18 @@ export interface Client {
   close(): Promise<void>;
 }
 
-/** A field of the request by its name in any case (RFC 9110 §5.1), repeated ones joined by commas; undefined when absent. */
+/** A field of the request by its name in any case (RFC 9110 §5.1), repeated ones joined by commas; undefined when absent. A loop over names, not entries and arrays: the proxy's judge asks for two fields of every exchange it passes on. */
 export function fieldOf(request: Pick<WireRequest, 'headers'>, name: string): string | undefined {
   const wanted = name.toLowerCase();
-  const values = Object.entries(request.headers)
-    .filter(([field]) => field.toLowerCase() === wanted)
-    .flatMap(([, value]) => [value].flat());
-  return values.length === 0 ? undefined : values.join(', ');
+  let joined: string | undefined;
+  for (const field of Object.keys(request.headers)) {
+    if (field !== wanted && field.toLowerCase() !== wanted) continue;
+    for (const one of [request.headers[field]].flat() as unknown[]) {
+      const text = one === undefined || one === null ? '' : String(one); // as Array.prototype.join writes it
+      joined = joined === undefined ? text : `${joined}, ${text}`;
+    }
+  }
+  return joined;
 }
 
 export function joinUrl(baseUrl: string, path: string): string {

@@ -24,5 +24,6 @@ export { renderHtml } from './reporters/html.js';
 export type { OracleTarget } from './differential/mirror.js';
 export type { CompareAllowance } from './tolerances.js';
 // The suite's judge of traffic it did not send (`petstore proxy`): every answer that passed through, by the suite's rules.
-export { createPassiveJudge } from './passive/judge.js';
+export { createPassiveJudge, readPassedBody } from './passive/judge.js';
 export type { PassiveJudge, PassiveJudgeOptions, PassedExchange, PassiveFinding } from './passive/judge.js';
+export type { ReadBody } from './response-body.js';

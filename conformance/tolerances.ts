@@ -62,9 +62,17 @@ export function operationPathOf(path: string, operations: readonly OperationDesc
   return operations.find((op) => templatePattern(op.path).test(bare))?.path;
 }
 
+/** Each template's pattern, made once: the proxy's judge asks for the operation of every exchange it passes on. */
+const patterns = new Map<string, RegExp>();
+
 function templatePattern(template: string): RegExp {
-  const parts = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${parts.join('[^/]+')}$`);
+  let pattern = patterns.get(template);
+  if (pattern === undefined) {
+    const parts = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    pattern = new RegExp(`^${parts.join('[^/]+')}$`);
+    patterns.set(template, pattern);
+  }
+  return pattern;
 }
 
 /** The most code points of any string in a JSON body (0 for a body that is not JSON). */

@@ -8,6 +8,7 @@
  * 502 instead; a larger answer is written as it comes, unjudged.
  */
 import { performance } from 'node:perf_hooks';
+import { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { Exchange } from '../src/index.js';
@@ -43,52 +44,168 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te'
 const VIA = '1.1 petstore-proxy';
 
 export function createForwarder(options: ForwardOptions) {
-  const { dispatcher, maxJudgedBytes } = options;
+  const { dispatcher } = options;
   const extra = Object.entries(options.headers).map(([name, value]) => [name.toLowerCase(), value] as const);
   const replaced = new Set(extra.map(([name]) => name));
 
   /** The answer's Location as the client must see it to stay behind the proxy; judged as the upstream gave it. */
   const relocated = (fields: (string | number)[], x: Exchange) => {
     const at = fields.indexOf('location');
-    if (at !== -1 && at % 2 === 0 && x.req.headers.host) fields[at + 1] = clientLocation(String(fields[at + 1]), options.upstream, options.basePath, `http://${x.req.headers.host}`);
+    if (at !== -1 && at % 2 === 0 && x.req.headers.host)
+      fields[at + 1] = clientLocation(String(fields[at + 1]), options.upstream, options.basePath, `http://${x.req.headers.host}`);
     return fields;
   };
 
+  const passing: PassingOptions = { ...options, relocated };
   return function forward(x: Exchange, hooks: RelayHooks): void {
-    const { answered } = hooks;
-    const { req, res } = x;
+    const { req } = x;
     const target = upstreamTarget(req.url ?? '/', options.basePath, options.upstream);
     const requestHeaders = requestFields(req.rawHeaders, replaced, extra);
     const body = bodyOf(x);
-    const abort = new AbortController();
-    // Only a client gone before its answer ended cancels the upstream's: an abort builds an exception, too dear for every request.
-    res.once('close', () => res.writableFinished || abort.abort());
-    const started = performance.now();
     const base = { method: req.method ?? 'GET', target: req.url ?? '/', requestHeaders, requestBody: x.requestBody, outside: target.outside };
-    dispatcher
-      .request({ origin: options.upstream.origin, path: target.path, method: base.method as Dispatcher.HttpMethod, headers: requestHeaders, body, signal: abort.signal })
-      .then(async (answer) => {
-        const fields = responseFields(answer.headers);
-        const read = await readUpTo(answer.body, maxJudgedBytes, Number(answer.headers['content-length'] ?? Number.NaN));
-        x.upstreamMs = round(performance.now() - started);
-        if (read.rest) {
-          options.unjudged(x, answer.statusCode);
-          return streamOn(x, answer.statusCode, relocated(fields, x), read, answered);
-        }
-        const passed: Passed = { ...base, status: answer.statusCode, responseHeaders: fields, responseBody: read.head, durationMs: x.upstreamMs };
-        const error = options.judge(x, passed, hooks.refused);
-        if (error) return answerError(x, error, answered);
-        write(x, answer.statusCode, relocated(fields, x), read.head, answered);
-      })
-      .catch((error: unknown) => {
-        if (res.destroyed || res.writableEnded) return;
-        if (res.headersSent) return void res.destroy();
-        x.upstreamMs = round(performance.now() - started);
-        const failure = failureOf(error, options.upstream, options.through);
-        options.unreachable(x, { ...base, durationMs: x.upstreamMs }, failure);
-        answerError(x, failure, answered);
-      });
+    const handler = new Passing(passing, x, hooks, base, body);
+    dispatcher.dispatch(
+      { origin: options.upstream.origin, path: target.path, method: base.method as Dispatcher.HttpMethod, headers: requestHeaders, body },
+      handler,
+    );
+    handler.dispatched = true;
   };
+}
+
+interface PassingOptions extends ForwardOptions {
+  readonly relocated: (fields: (string | number)[], x: Exchange) => (string | number)[];
+}
+
+type PassedRequest = Omit<Passed, 'status' | 'responseHeaders' | 'responseBody' | 'durationMs'>;
+
+/**
+ * One request passed on and its answer passed back, as undici's handler: the answer comes as chunks, without the
+ * stream, promise and abort signal per request of undici's request(), which cost more than the rest of the relay.
+ */
+class Passing implements Dispatcher.DispatchHandler {
+  /** Set once dispatch() returned: a failure reported before it is answered later, as request()'s promise did. */
+  dispatched = false;
+  private controller: Dispatcher.DispatchController | undefined;
+  /** The client went away before its answer ended: the upstream's is cancelled, and nothing more is written. */
+  private abandoned = false;
+  private readonly started = performance.now();
+  private status = 0;
+  private fields: (string | number)[] = [];
+  private chunks: Buffer[] = [];
+  private size = 0;
+  /** The answer passed the judging limit: it is being written as it comes. */
+  private streaming = false;
+
+  constructor(
+    private readonly options: PassingOptions,
+    private readonly x: Exchange,
+    private readonly hooks: RelayHooks,
+    private readonly base: PassedRequest,
+    private readonly body: Buffer | Readable | undefined,
+  ) {
+    // Only a client gone before its answer ended cancels the upstream's: an abort builds an exception, too dear for every request.
+    x.res.once('close', () => {
+      if (x.res.writableFinished) return;
+      this.abandoned = true;
+      this.controller?.abort(new Error('the client closed its connection before its answer ended'));
+    });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.abandoned) controller.abort(new Error('the client closed its connection before its answer ended'));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: Dispatcher.ResponseData['headers']): void {
+    // An interim answer (103 Early Hints) is not passed on: the final one follows.
+    if (status < 200) return;
+    this.status = status;
+    this.fields = responseFields(headers);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.streaming) return this.writeOn(controller, chunk);
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    if (this.size <= this.options.maxJudgedBytes) return;
+    // Too large to judge: what was read, then the rest as it comes.
+    this.streaming = true;
+    this.chunks = [this.head()];
+    const { x } = this;
+    x.upstreamMs = round(performance.now() - this.started);
+    this.guarded(() => {
+      this.options.unjudged(x, this.status);
+      const fields = this.options.relocated(this.fields, x);
+      if (x.findingCodes !== undefined) fields.push(FINDING_HEADER, x.findingCodes);
+      x.res.writeHead(this.status, fields);
+      this.writeOn(controller, this.head());
+    });
+  }
+
+  onResponseEnd(): void {
+    const { x, status } = this;
+    if (this.streaming) {
+      return this.guarded(() => {
+        this.hooks.answered(x, status, undefined, this.fields, this.head());
+        x.res.end();
+      });
+    }
+    x.upstreamMs = round(performance.now() - this.started);
+    this.guarded(() => {
+      const responseBody = this.head();
+      const passed: Passed = { ...this.base, status, responseHeaders: this.fields, responseBody, durationMs: x.upstreamMs as number };
+      const error = this.options.judge(x, passed, this.hooks.refused);
+      if (error) return answerError(x, error, this.hooks.answered);
+      write(x, status, this.options.relocated(this.fields, x), responseBody, this.hooks.answered);
+    });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    dropBody(this.body, error);
+    if (this.dispatched) this.fail(error);
+    else queueMicrotask(() => this.fail(error));
+  }
+
+  /** What was read of the answer, in one buffer. */
+  private head(): Buffer {
+    return this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.size);
+  }
+
+  /** Writes a chunk of an answer too large to judge, the upstream paused while the client catches up. */
+  private writeOn(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    const { res } = this.x;
+    if (res.destroyed || res.write(chunk)) return;
+    controller.pause();
+    res.once('drain', () => controller.resume());
+  }
+
+  /** Runs a step that writes the answer; its failure is answered as a failure to get one. */
+  private guarded(step: () => void): void {
+    try {
+      step();
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private fail(error: unknown): void {
+    const { x } = this;
+    const { res } = x;
+    if (res.destroyed || res.writableEnded) return;
+    if (res.headersSent) return void res.destroy();
+    x.upstreamMs = round(performance.now() - this.started);
+    const failure = failureOf(error, this.options.upstream, this.options.through);
+    this.options.unreachable(x, { ...this.base, durationMs: x.upstreamMs }, failure);
+    answerError(x, failure, this.hooks.answered);
+  }
+}
+
+/** The request's body, when a stream, is let go once the upstream failed, its client's connection kept (as undici's request() does). */
+function dropBody(body: Buffer | Readable | undefined, error: Error): void {
+  if (!(body instanceof Readable) || body.destroyed) return;
+  body.on('error', () => {});
+  if (Object.getPrototypeOf(body) === IncomingMessage.prototype) (body as unknown as { socket: null }).socket = null;
+  body.destroy(error);
 }
 
 /** The request's body as the upstream gets it: what the pipeline read, then whatever it left in the request. */
@@ -110,7 +227,11 @@ function bodyOf(x: Exchange): Buffer | Readable | undefined {
 }
 
 /** The client's fields, less those of its connection and those `--header` replaces, with Via. */
-function requestFields(raw: readonly string[], replaced: ReadonlySet<string>, extra: readonly (readonly [string, string])[]): Record<string, string | string[]> {
+function requestFields(
+  raw: readonly string[],
+  replaced: ReadonlySet<string>,
+  extra: readonly (readonly [string, string])[],
+): Record<string, string | string[]> {
   const named = connectionOptions(raw);
   const fields: Record<string, string | string[]> = {};
   for (let i = 0; i < raw.length; i += 2) {
@@ -159,48 +280,12 @@ function responseFields(headers: Dispatcher.ResponseData['headers']): (string | 
   return list;
 }
 
-interface Read {
-  /** What was read, up to the limit (and the chunk that passed it). */
-  readonly head: Buffer;
-  /** The rest of the body, still unread, when it was longer than the limit. */
-  readonly rest: AsyncIterator<Buffer> | undefined;
-}
-
-/** Reads `body` whole, unless it passes `limit`: then what was read, and the rest to stream. */
-async function readUpTo(body: Dispatcher.ResponseData['body'], limit: number, declared: number): Promise<Read> {
-  // Nearly every answer says its length, within the limit: read at once, without a chunk at a time.
-  if (declared <= limit) return { head: Buffer.from(await body.arrayBuffer()), rest: undefined };
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const iterator = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  for (;;) {
-    const next = await iterator.next();
-    if (next.done) return { head: Buffer.concat(chunks, size), rest: undefined };
-    chunks.push(next.value);
-    size += next.value.length;
-    if (size > limit) return { head: Buffer.concat(chunks, size), rest: iterator };
-  }
-}
-
 function write(x: Exchange, status: number, fields: (string | number)[], body: Buffer, answered: RelayHooks['answered']): void {
   if (x.res.destroyed) return;
   if (x.findingCodes !== undefined) fields.push(FINDING_HEADER, x.findingCodes);
   x.res.writeHead(status, fields);
   x.res.end(body);
   answered(x, status, undefined, fields, body);
-}
-
-/** An answer too large to judge: its head, then the rest as it comes. */
-function streamOn(x: Exchange, status: number, fields: (string | number)[], read: Read, answered: RelayHooks['answered']): void {
-  if (x.findingCodes !== undefined) fields.push(FINDING_HEADER, x.findingCodes);
-  const { res } = x;
-  res.writeHead(status, fields);
-  res.write(read.head);
-  const rest = read.rest as AsyncIterator<Buffer>;
-  Readable.from({ [Symbol.asyncIterator]: () => rest })
-    .on('error', () => res.destroy())
-    .on('end', () => answered(x, status, undefined, fields, read.head))
-    .pipe(res);
 }
 
 function answerError(x: Exchange, error: ProxyError, answered: RelayHooks['answered']): void {
@@ -217,7 +302,11 @@ function failureOf(error: unknown, upstream: URL, through: string | undefined): 
   const where = `the upstream ${upstream.origin}${through ? ` (through the proxy ${through})` : ''}`;
   if (/TIMEOUT/i.test(code)) return { status: 504, code: 'gateway_timeout', message: `${where} did not answer in time (${detail})` };
   if (TLS_TRUST.test(code)) {
-    return { status: 502, code: 'bad_gateway', message: `${where} has a TLS certificate the proxy does not trust (${detail}): give its CA with --ca FILE, or --insecure` };
+    return {
+      status: 502,
+      code: 'bad_gateway',
+      message: `${where} has a TLS certificate the proxy does not trust (${detail}): give its CA with --ca FILE, or --insecure`,
+    };
   }
   return { status: 502, code: 'bad_gateway', message: `${where} could not be reached or broke off its answer (${detail})` };
 }

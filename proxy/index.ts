@@ -6,10 +6,18 @@
  * kinds of finding live in one ledger, read where the stand-in's are: the
  * control API, the log, the page, `--findings FILE`, findings().
  */
-import { createPassiveJudge, createTransport, type TlsOptions } from '../conformance/index.js';
+import { createPassiveJudge, createTransport, type ReadBody, type TlsOptions } from '../conformance/index.js';
 import { parseJsonBytes, type JsonValue } from '../spec/json/index.js';
 import { operations as specOperations, type OperationDescriptor } from '../spec/operations.js';
-import { createServer, defaultLimits, inProcessControl, normaliseBasePath, type InProcessControl, type PetstoreServer, type ServerOptions } from '../src/index.js';
+import {
+  createServer,
+  defaultLimits,
+  inProcessControl,
+  normaliseBasePath,
+  type InProcessControl,
+  type PetstoreServer,
+  type ServerOptions,
+} from '../src/index.js';
 import { createForwarder } from './forward.js';
 import { createRecording, type Recording } from './recording.js';
 import type { Passed } from './exchange.js';
@@ -67,7 +75,13 @@ export function createProxy(options: ProxyOptions): PetstoreProxy {
     operations,
     relay: { refuseInvalid: options.refuseInvalid === true, forward: (x, hooks) => forward?.(x, hooks) },
   });
-  const verdicts = createVerdicts({ ledger: server.findings, judge: createPassiveJudge({ operations, basePath: normaliseBasePath(upstream.pathname) }), operations, basePath, errors: options.errors === true });
+  const verdicts = createVerdicts({
+    ledger: server.findings,
+    judge: createPassiveJudge({ operations, basePath: normaliseBasePath(upstream.pathname) }),
+    operations,
+    basePath,
+    errors: options.errors === true,
+  });
   const refusals = createUpstreamRefusals();
   forward = createForwarder({
     upstream,
@@ -79,11 +93,12 @@ export function createProxy(options: ProxyOptions): PetstoreProxy {
     judge(x, passed, refused) {
       // A failure of the proxy's own judging is the proxy's bug, never the upstream's: the answer passes on unjudged.
       try {
-        // One parse of a 2xx answer serves the ids the refusals remember and the recording.
-        const served = x.operation ? servedJson(passed) : undefined;
+        // One parse of an answer serves the judge, the ids the refusals remember and the recording.
+        const exchange = passed.outside ? undefined : verdicts.passedExchange(passed);
+        const served = x.operation ? servedJson(passed, exchange?.read) : undefined;
         if (recording && served !== undefined) recording.hear(served);
         refusals.hear(x, passed, served, refused);
-        return verdicts.judge(x, passed);
+        return verdicts.judge(x, passed, exchange);
       } catch (error) {
         onError(error);
         return undefined;
@@ -149,9 +164,37 @@ function upstreamUrl(upstream: string | URL): URL {
   return url;
 }
 
-/** The JSON of a 2xx answer to the interface (a Pet or a page of them), parsed once; undefined otherwise. */
-function servedJson(passed: Passed): JsonValue | undefined {
+/** How deeply a served answer's JSON may nest and still be heard: deeper ones are neither recorded nor remembered. */
+const SERVED_DEPTH = 8;
+
+/** The JSON of a 2xx answer to the interface (a Pet or a page of them); undefined otherwise. */
+function servedJson(passed: Passed, read: ReadBody | undefined): JsonValue | undefined {
   if (passed.outside || passed.status < 200 || passed.status > 299) return undefined;
-  const parsed = parseJsonBytes(passed.responseBody, { maxDepth: 8, maxMembers: 1_000_000 });
+  // The judge parsed the same bytes with the same parser, only deeper nesting allowed, unless it undid a content coding.
+  if (read !== undefined && read.coding === undefined)
+    return read.json !== undefined && nestedWithin(passed.responseBody, SERVED_DEPTH) ? read.json : undefined;
+  const parsed = parseJsonBytes(passed.responseBody, { maxDepth: SERVED_DEPTH, maxMembers: 1_000_000 });
   return parsed.ok ? parsed.value : undefined;
 }
+
+/**
+ * Whether `bytes`, JSON the parser accepted, nests no more than `levels` arrays and objects deep, as the parser's
+ * maxDepth counts them. Read off the bytes, as walking the parsed value's prototype-less objects cost twice as much.
+ */
+function nestedWithin(bytes: Buffer, levels: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) inString = true;
+    else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
+      if (++depth > levels) return false;
+    } else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) depth--;
+  }
+  return true;
+}
+
+const [QUOTE, BACKSLASH, OPEN_ARRAY, CLOSE_ARRAY, OPEN_OBJECT, CLOSE_OBJECT] = [0x22, 0x5c, 0x5b, 0x5d, 0x7b, 0x7d];

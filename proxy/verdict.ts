@@ -5,7 +5,7 @@
  * counted, logged and reported wherever the client's are.
  */
 import type { OperationDescriptor } from '../spec/operations.js';
-import type { PassiveFinding, PassiveJudge } from '../conformance/index.js';
+import { type PassedExchange, type PassiveFinding, type PassiveJudge, readPassedBody } from '../conformance/index.js';
 import type { Exchange, FindingDraft, FindingLedger } from '../src/index.js';
 import type { Passed, ProxyError } from './exchange.js';
 
@@ -22,19 +22,29 @@ export function createVerdicts({ ledger, judge, operations, basePath, errors }: 
   const byId = new Map(operations.map((op) => [op.operationId, op]));
   const note = (x: Exchange, status: number, found: PassiveFinding) => ledger.note(x, serverDraft(found, status, byId.get(found.operationId ?? '')));
 
+  /** What the judge is given of an exchange inside the interface, its body read: the proxy takes its JSON too. */
+  const passedExchange = (passed: Passed): PassedExchange => {
+    const responseHeaders = headerRecord(passed.responseHeaders);
+    return {
+      method: passed.method,
+      path: passed.target.slice(basePath.length) || '/',
+      requestHeaders: passed.requestHeaders,
+      ...(passed.requestBody === undefined ? {} : { requestBody: passed.requestBody }),
+      status: passed.status,
+      responseHeaders,
+      responseBody: passed.responseBody,
+      durationMs: passed.durationMs,
+      read: readPassedBody(passed.responseBody, responseHeaders['content-encoding']),
+    };
+  };
+
   return {
-    judge(x: Exchange, passed: Passed): ProxyError | undefined {
+    passedExchange,
+
+    /** Notes what the judge finds of `passed` (made into `exchange` by passedExchange, unless given). */
+    judge(x: Exchange, passed: Passed, exchange?: PassedExchange): ProxyError | undefined {
       if (passed.outside) return undefined;
-      const found = judge.judge({
-        method: passed.method,
-        path: passed.target.slice(basePath.length) || '/',
-        requestHeaders: passed.requestHeaders,
-        ...(passed.requestBody === undefined ? {} : { requestBody: passed.requestBody }),
-        status: passed.status,
-        responseHeaders: headerRecord(passed.responseHeaders),
-        responseBody: passed.responseBody,
-        durationMs: passed.durationMs,
-      });
+      const found = judge.judge(exchange ?? passedExchange(passed));
       for (const one of found) note(x, passed.status, one);
       const broken = errors ? found.find((one) => one.severity === 'error') : undefined;
       if (broken === undefined) return undefined;

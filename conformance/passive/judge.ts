@@ -43,7 +43,7 @@ import { defaultRunOptions } from '../defaults.js';
 import { parseHttpDate } from '../http-date.js';
 import { createExactValidator, type ExactValidator } from '../response-validator.js';
 import { Knowledge } from '../knowledge.js';
-import { readBody } from '../response-body.js';
+import { readBody, type ReadBody } from '../response-body.js';
 import { operationPathOf, TOLERANCES } from '../tolerances.js';
 import type { CheckContext, RunOptions } from '../vocabulary.js';
 import type { PassedExchange, PassiveFinding } from './passive-vocabulary.js';
@@ -87,20 +87,21 @@ export function createPassiveJudge(options: PassiveJudgeOptions = {}): PassiveJu
   ]);
   const steady = [noServerError, errorBody, ...HTTP_RULES, encoding, uniqueNames, internals, servedPets, readable];
   // The strong-validator rule remembers every tag it saw: made afresh every maxRemembered answers, it forgets them.
-  let validators = validatorRules();
+  let rules = [...steady, ...validatorRules()];
+  // The rules for an answer too large to hold, made with `rules`: the same order, less those reading its content.
+  let unreadRules = rules.filter((rule) => !content.has(rule));
   let judged = 0;
   return {
     judge(passed) {
-      if (++judged % maxRemembered === 0) validators = validatorRules();
+      if (++judged % maxRemembered === 0) {
+        rules = [...steady, ...validatorRules()];
+        unreadRules = rules.filter((rule) => !content.has(rule));
+      }
       const exchange = toExchange(passed, operations);
       const read = passed.responseBody !== undefined;
       context.authorization = fieldOf(exchange.request, 'authorization');
       return [
-        ...ruleFindings(
-          [...steady, ...validators].filter((rule) => read || !content.has(rule)),
-          exchange,
-          context.ctx,
-        ),
+        ...ruleFindings(read ? rules : unreadRules, exchange, context.ctx),
         ...responseFindings(exchange, operations, read ? exact : () => []),
         ...echoFindings(exchange, operations, newPets),
         ...deprecationFindings(exchange, operations),
@@ -311,16 +312,22 @@ export function toExchange(passed: PassedExchange, operations: readonly Operatio
   const response: WireResponse = {
     status: passed.status,
     headers: passed.responseHeaders,
-    ...readBody(passed.responseBody ?? Buffer.alloc(0), passed.responseHeaders['content-encoding'], defaultRunOptions.maxResponseBytes),
+    ...(passed.read ?? readPassedBody(passed.responseBody ?? Buffer.alloc(0), passed.responseHeaders['content-encoding'])),
     durationMs: passed.durationMs,
   };
   return { request, response, family: 'passive' };
+}
+
+/** An answer's body as the judge reads it (content codings undone, integers exact), for PassedExchange's `read`. */
+export function readPassedBody(responseBody: Buffer, contentEncoding: string | undefined): ReadBody {
+  return readBody(responseBody, contentEncoding, defaultRunOptions.maxResponseBytes);
 }
 
 /** Fields that make an answer other than the operation's own: a 304, 206, 412 or 416 (RFC 9110 §13, §14). */
 const CONDITIONAL_FIELDS = ['if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since', 'if-range', 'range'];
 /** Fields frameworks and gateways read as another method or another target (catalogues/request-fields.ts). */
 const REWRITING_FIELDS = ['x-http-method-override', 'x-http-method', 'x-method-override', 'x-original-url', 'x-rewrite-url', 'x-original-method'];
+const OTHER_SPELLING_FIELDS = new Set([...CONDITIONAL_FIELDS, ...REWRITING_FIELDS]);
 
 /**
  * Whether a request on an operation's path and method is still not the operation as the spec spells it, as the suite
@@ -338,7 +345,8 @@ function otherSpelling(passed: PassedExchange, op: OperationDescriptor): boolean
   return (
     !spelled ||
     query === '' ||
-    [...CONDITIONAL_FIELDS, ...REWRITING_FIELDS].some((name) => headers[name] !== undefined) ||
+    // The request's few fields looked up in the dozen names, not the dozen in its fields: lookups of absent names cost more.
+    Object.keys(headers).some((name) => OTHER_SPELLING_FIELDS.has(name) && headers[name] !== undefined) ||
     (Array.isArray(headers['authorization']) && headers['authorization'].length > 1) ||
     (accept !== undefined && !allowsJson(accept))
   );

@@ -4,6 +4,7 @@
  * Types only, so the proxy and the judge's modules can share them without
  * importing each other.
  */
+import type { ReadBody } from '../response-body.js';
 
 export interface PassiveFinding {
   /** The suite's check id the problem breaks: 'responses.getPet', 'responses.no-server-error', 'http.date', 'leaks.getPet.key', 'state.created-unchanged', … */
@@ -33,4 +34,9 @@ export interface PassedExchange {
   /** The response body's bytes as received (still content-coded, if any); undefined when it was too large to judge. */
   readonly responseBody: Buffer | undefined;
   readonly durationMs: number;
+  /**
+   * The response body as readPassedBody read it, when the caller read it already: the proxy reads it first, to take
+   * its JSON too, so the body is parsed once. Read from responseBody when absent.
+   */
+  readonly read?: ReadBody;
 }

@@ -82,4 +82,7 @@ t.test('a field of a request is found by its name in any case, repeated ones joi
   t.equal(fieldOf(request, 'accept'), 'application/json');
   t.equal(fieldOf(request, 'cookie'), undefined);
   t.equal(fieldOf({ headers: { authorization: 'a', Authorization: 'b' } }, 'authorization'), 'a, b', 'two fields under two spellings of the name');
+  t.equal(fieldOf({ headers: { accept: [] } }, 'accept'), undefined, 'a field with no value is absent');
+  const odd = { headers: { accept: ['a', undefined, ['b', 'c']], Accept: null } } as unknown as Parameters<typeof fieldOf>[0];
+  t.equal(fieldOf(odd, 'accept'), 'a, , b,c, ', 'absent values and nested lists as Array.prototype.join writes them');
 });

@@ -213,3 +213,31 @@ t.test('record: true keeps the pets the upstream served, written by writeRecordi
   const { proxy: plain } = await proxied(t);
   await t.rejects(plain.writeRecording(file), /records nothing: start it with record: true/);
 });
+
+t.test('record: a served answer nested deeper than 8 arrays and objects is not heard; brackets inside strings are not nesting', async (t) => {
+  const { createServer } = await import('node:http');
+  const { mkdtempSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const nest = (levels: number) => `${'['.repeat(levels)}1${']'.repeat(levels)}`;
+  // A page of one pet, with an unknown member nested `levels` deep inside the page and the pet (2 levels).
+  const pages: Record<string, string> = {
+    '/v1/pets?status=available': `[{"id":7,"name":"Eight","categoryId":1,"status":"available","extra":${nest(6)}}]`,
+    '/v1/pets?status=pending': `[{"id":8,"name":"Nine","categoryId":1,"status":"pending","extra":${nest(7)}}]`,
+    '/v1/pets?status=sold': `[{"id":9,"name":"[[[[[[[[[[\\"[[[[","categoryId":1,"status":"sold"}]`,
+  };
+  const upstream = createServer((req, res) => {
+    const body = pages[req.url ?? ''] ?? '[]';
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => upstream.close());
+  const { port } = upstream.address() as { port: number };
+  const proxy = await startProxy({ upstream: `http://127.0.0.1:${port}/v1`, record: true });
+  t.teardown(() => proxy.close());
+  for (const status of ['available', 'pending', 'sold']) t.equal((await call(`${proxy.url}/pets?status=${status}`)).status, 200);
+  const file = join(mkdtempSync(join(tmpdir(), 'petstore-record-')), 'pets.json');
+  await proxy.writeRecording(file);
+  const recorded = (JSON.parse(readFileSync(file, 'utf8')) as { id: number }[]).map((pet) => pet.id);
+  t.strictSame(recorded, [7, 9], '8 deep is heard, 9 deep is not; a name of brackets and an escaped quote is no nesting');
+});
