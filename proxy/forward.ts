@@ -135,9 +135,7 @@ class Passing implements Dispatcher.DispatchHandler {
     x.upstreamMs = round(performance.now() - this.started);
     this.guarded(() => {
       this.options.unjudged(x, this.status);
-      const fields = this.options.relocated(this.fields, x);
-      if (x.findingCodes !== undefined) fields.push(FINDING_HEADER, x.findingCodes);
-      x.res.writeHead(this.status, fields);
+      x.res.writeHead(this.status, closing(x, this.options.relocated(this.fields, x)));
       this.writeOn(controller, this.head());
     });
   }
@@ -174,7 +172,7 @@ class Passing implements Dispatcher.DispatchHandler {
   /** Writes a chunk of an answer too large to judge, the upstream paused while the client catches up. */
   private writeOn(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     const { res } = this.x;
-    if (res.destroyed || res.write(chunk)) return;
+    if (res.destroyed || res.writableEnded || res.write(chunk)) return;
     controller.pause();
     res.once('drain', () => controller.resume());
   }
@@ -192,6 +190,7 @@ class Passing implements Dispatcher.DispatchHandler {
     const { x } = this;
     const { res } = x;
     if (res.destroyed || res.writableEnded) return;
+    this.controller?.abort(error instanceof Error ? error : new Error(String(error)));
     if (res.headersSent) return void res.destroy();
     x.upstreamMs = round(performance.now() - this.started);
     const failure = failureOf(error, this.options.upstream, this.options.through);
@@ -282,10 +281,20 @@ function responseFields(headers: Dispatcher.ResponseData['headers']): (string | 
 
 function write(x: Exchange, status: number, fields: (string | number)[], body: Buffer, answered: RelayHooks['answered']): void {
   if (x.res.destroyed) return;
-  if (x.findingCodes !== undefined) fields.push(FINDING_HEADER, x.findingCodes);
-  x.res.writeHead(status, fields);
+  x.res.writeHead(status, closing(x, fields));
   x.res.end(body);
   answered(x, status, undefined, fields, body);
+}
+
+/**
+ * An answer's fields with the request's findings named, and `Connection: close` when the answer comes before the
+ * request's body has all arrived (an upstream's early 413, say): the rest is never read, so the connection cannot
+ * carry another request (RFC 9112 §9.6), and the client learns so rather than waiting on it.
+ */
+function closing(x: Exchange, fields: (string | number)[]): (string | number)[] {
+  if (x.findingCodes !== undefined) fields.push(FINDING_HEADER, x.findingCodes);
+  if (!x.req.complete) fields.push('connection', 'close');
+  return fields;
 }
 
 function answerError(x: Exchange, error: ProxyError, answered: RelayHooks['answered']): void {
