@@ -131,35 +131,38 @@ t.test("a redirect to the upstream's own URL sends the client to the proxy's, an
   t.equal(heard.body, '{"name":"a","categoryId":1}');
 });
 
-t.test("an upstream's answer before the request's body has all arrived closes the client's connection, rather than leaving it waiting (RFC 9112 §9.6)", async (t) => {
-  const net = await import('node:net');
-  // The upstream refuses the body at its first bytes, as a server with a small body limit does, and closes.
-  const upstream = http.createServer((req, res) => {
-    req.once('data', () => json(res, 413, '{"code":"too_large","message":"too large","status":413}', { connection: 'close' }));
-  });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => {
-    upstream.closeAllConnections();
-    upstream.close();
-  });
-  const proxy = await startProxy({ upstream: `http://127.0.0.1:${(upstream.address() as { port: number }).port}/v1` });
-  t.teardown(() => proxy.close());
-  const { port } = new URL(proxy.url);
-  const socket = net.connect(Number(port), '127.0.0.1');
-  let heard = '';
-  socket.on('data', (chunk: Buffer) => (heard += chunk.toString('latin1')));
-  socket.on('error', () => {});
-  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-  socket.write('POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
-  // More than the stand-in's body limit, a chunk at a time, stopping once the answer has come.
-  for (let sent = 0; sent < 64 && heard === '' && !socket.destroyed; sent++) {
-    socket.write(`10000\r\n${'a'.repeat(0x10000)}\r\n`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  // Within seconds, not the server's request timeout (minutes), which is what a client was left waiting on.
-  const gone = await Promise.race([closed.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000))]);
-  socket.destroy();
-  t.ok(gone, 'the proxy closed the connection');
-  t.match(heard, /^HTTP\/1\.1 413 /, "the upstream's 413 came back");
-  t.match(heard, /\r\nconnection: close\r\n/i, 'saying the connection closes');
-});
+t.test(
+  "an upstream's answer before the request's body has all arrived closes the client's connection, rather than leaving it waiting (RFC 9112 §9.6)",
+  async (t) => {
+    const net = await import('node:net');
+    // The upstream refuses the body at its first bytes, as a server with a small body limit does, and closes.
+    const upstream = http.createServer((req, res) => {
+      req.once('data', () => json(res, 413, '{"code":"too_large","message":"too large","status":413}', { connection: 'close' }));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => {
+      upstream.closeAllConnections();
+      upstream.close();
+    });
+    const proxy = await startProxy({ upstream: `http://127.0.0.1:${(upstream.address() as { port: number }).port}/v1` });
+    t.teardown(() => proxy.close());
+    const { port } = new URL(proxy.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    let heard = '';
+    socket.on('data', (chunk: Buffer) => (heard += chunk.toString('latin1')));
+    socket.on('error', () => {});
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write('POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+    // More than the stand-in's body limit, a chunk at a time, stopping once the answer has come.
+    for (let sent = 0; sent < 64 && heard === '' && !socket.destroyed; sent++) {
+      socket.write(`10000\r\n${'a'.repeat(0x10000)}\r\n`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // Within seconds, not the server's request timeout (minutes), which is what a client was left waiting on.
+    const gone = await Promise.race([closed.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000))]);
+    socket.destroy();
+    t.ok(gone, 'the proxy closed the connection');
+    t.match(heard, /^HTTP\/1\.1 413 /, "the upstream's 413 came back");
+    t.match(heard, /\r\nconnection: close\r\n/i, 'saying the connection closes');
+  },
+);
