@@ -159,6 +159,9 @@ class Passing implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    // A 304 may carry the Content-Length its 200 would have (RFC 9110 §8.6) and never a body; undici counts the
+    // missing bytes as a broken answer. It is whole.
+    if (this.status === 304 && this.size === 0 && (error as { code?: string }).code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return this.onResponseEnd();
     dropBody(this.body, error);
     if (this.dispatched) this.fail(error);
     else queueMicrotask(() => this.fail(error));

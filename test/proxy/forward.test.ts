@@ -166,3 +166,19 @@ t.test(
     t.match(heard, /\r\nconnection: close\r\n/i, 'saying the connection closes');
   },
 );
+
+t.test('a 304 that gives the Content-Length its 200 would have passes back as a 304, not a broken answer (RFC 9110 §8.6)', async (t) => {
+  const upstream = await recordingUpstream(t, (res) => {
+    res.writeHead(304, { etag: '"a"', 'content-length': '5000', date: new Date().toUTCString() });
+    res.end();
+  });
+  const proxy = await startProxy({ upstream: upstream.url });
+  t.teardown(() => proxy.close());
+  const answer = await new Promise<http.IncomingMessage>((resolve, reject) =>
+    http.get(`${proxy.url}/pets`, { headers: { authorization: 'Bearer k', 'if-none-match': '"a"' } }, resolve).on('error', reject),
+  );
+  answer.resume();
+  t.equal(answer.statusCode, 304);
+  t.equal(answer.headers['content-length'], '5000', 'its fields as the upstream gave them');
+  t.equal(answer.headers['etag'], '"a"');
+});
