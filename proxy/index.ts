@@ -16,6 +16,7 @@ import {
   normaliseBasePath,
   type InProcessControl,
   type PetstoreServer,
+  type ServedFront,
   type ServerOptions,
 } from '../src/index.js';
 import { createForwarder } from './forward.js';
@@ -73,7 +74,7 @@ export function createProxy(options: ProxyOptions): PetstoreProxy {
     ...options,
     basePath,
     operations,
-    relay: { refuseInvalid: options.refuseInvalid === true, forward: (x, hooks) => forward?.(x, hooks) },
+    relay: { refuseInvalid: options.refuseInvalid === true, forward: (x, hooks) => forward?.(x, hooks), front: PROXY_FRONT },
   });
   const verdicts = createVerdicts({
     ledger: server.findings,
@@ -163,6 +164,20 @@ function upstreamUrl(upstream: string | URL): URL {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`the upstream must be an http: or https: URL, not ${url.href}`);
   return url;
 }
+
+/** The served contract's account of the proxy: whose answers these are, and the Errors the proxy gives itself. */
+const PROXY_FRONT: ServedFront = {
+  name: 'petstore proxy',
+  note:
+    "This server is `petstore proxy`: its answers are the upstream's, passed on unchanged, and the interface's document says what a conforming upstream may answer. " +
+    "The statuses, Error codes and headers marked `x-petstore-decision` are the reference server's: the proxy answers with them only what it refuses itself (with `--refuse-invalid`), and an upstream may decide otherwise where the interface leaves it open. " +
+    "Those marked `petstore proxy` are the proxy's own: when the upstream cannot be reached or does not answer in time, and, with `--errors`, in place of an answer that breaks the interface.",
+  answers: [
+    { status: 502, code: 'bad_gateway', meaning: 'The upstream could not be reached, or broke off its answer.' },
+    { status: 502, code: 'nonconforming_upstream', meaning: "With --errors: the upstream's answer broke the interface; the message names the rule." },
+    { status: 504, code: 'gateway_timeout', meaning: 'The upstream did not answer within --timeout.' },
+  ],
+};
 
 /** How deeply a served answer's JSON may nest and still be heard: deeper ones are neither recorded nor remembered. */
 const SERVED_DEPTH = 8;

@@ -33,6 +33,7 @@ export { readInstant } from './server/instant.js';
 // What `petstore proxy` (proxy/) builds on: the server in front of a relay, the findings it notes of the upstream,
 // the in-process control a proxy shares with the stand-in, and what a state file holds.
 export type { Relay, RelayHooks } from './server/relay.js';
+export type { ServedFront } from './server/served-spec.js';
 export { roundingCandidates } from './server/findings/rounding.js';
 export type { Exchange } from './server/respond.js';
 export type { FindingDraft, Side } from './server/findings/finding.js';

@@ -188,6 +188,7 @@ export function createServer(options: ServerOptions = {}): PetstoreServer<Store>
       : createDocsHandler(operations, basePath, respond, {
           findings: control !== undefined && options.findings !== false,
           ...(options.apiKeys?.length ? {} : { developmentKey: DEVELOPMENT_API_KEY }),
+          ...(options.relay?.front ? { front: options.relay.front } : {}),
         });
   const dispatch = createDispatch({ respond, handle, control, docs, ids });
   const server = createListener(dispatch, clock, limits);

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import type { OperationDescriptor } from '../../spec/operations.js';
 import { JSON_CONTENT_TYPE, type Exchange, type Responder } from './respond.js';
 import { FINDINGS_JS, initScript } from './docs-scripts.js';
-import { servedDocument } from './served-spec.js';
+import { type ServedFront, servedDocument } from './served-spec.js';
 
 export const DOCS_PREFIX = '/docs';
 const SPEC_PATH = `${DOCS_PREFIX}/openapi.json`;
@@ -91,10 +91,10 @@ export function createDocsHandler(
   operations: readonly OperationDescriptor[],
   basePath: string,
   respond: Responder,
-  options: { findings?: boolean; developmentKey?: string } = {},
+  options: { findings?: boolean; developmentKey?: string; front?: ServedFront } = {},
 ): (x: Exchange) => void {
   const withFindings = options.findings === true;
-  const document = servedDocument(operations, basePath);
+  const document = servedDocument(operations, basePath, options.front);
   const scheme = securityScheme(document);
   const init = initScript({
     specUrl: SPEC_PATH,

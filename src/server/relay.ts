@@ -11,6 +11,7 @@ import type { ErrorCode } from './errors.js';
 import { errorMessage } from './errors.js';
 import { isClientCode } from './findings/detect.js';
 import type { Exchange, Responder, ResponderHooks } from './respond.js';
+import type { ServedFront } from './served-spec.js';
 
 /** Called once the relay has answered: the journal and the log hear of it as of any answer. */
 export type Answered = ResponderHooks['answered'];
@@ -33,6 +34,8 @@ export interface Relay {
    * in `x.req`); otherwise it is still unread in `x.req`.
    */
   forward(x: Exchange, hooks: RelayHooks): void;
+  /** What the relay answers itself, for the served contract (`/docs/openapi.json`). */
+  readonly front?: ServedFront;
 }
 
 /**

@@ -115,7 +115,7 @@ function inScope(scope: ErrorScope, operation: OperationDescriptor): boolean {
 }
 
 /** The spec's Error schema with `code` narrowed to `codes` and `status` to the answer's status (or range). */
-function errorSchema(codes: readonly ErrorCode[], status: Json): Json {
+function errorSchema(codes: readonly string[], status: Json): Json {
   const base = openapi.components.schemas.Error;
   return {
     type: 'object',
@@ -128,8 +128,21 @@ function errorSchema(codes: readonly ErrorCode[], status: Json): Json {
   };
 }
 
-function errorResponse(description: string, codes: readonly ErrorCode[], status: Json, example: Json, headers: Json): Json {
-  return { description, headers, content: { 'application/json': { schema: errorSchema(codes, status), example } }, 'x-petstore-decision': 'error catalogue' };
+function errorResponse(description: string, codes: readonly string[], status: Json, example: Json, headers: Json, decision = 'error catalogue'): Json {
+  return { description, headers, content: { 'application/json': { schema: errorSchema(codes, status), example } }, 'x-petstore-decision': decision };
+}
+
+/**
+ * A server in front of another (`petstore proxy`): what it answers itself on every operation, beyond what it
+ * passes on, so that the served contract names those answers too.
+ */
+export interface ServedFront {
+  /** Who serves the document, for its title: `petstore proxy`. */
+  readonly name: string;
+  /** What the description says of the answers: whose they are. */
+  readonly note: string;
+  /** Each Error the front answers with itself. */
+  readonly answers: readonly { readonly status: number; readonly code: string; readonly meaning: string }[];
 }
 
 const byStatus = (codes: readonly ErrorCode[]) => {
@@ -142,18 +155,19 @@ const byStatus = (codes: readonly ErrorCode[]) => {
 };
 
 /** The served document for a server whose interface lives at `basePath`. */
-export function servedDocument(operations: readonly OperationDescriptor[], basePath: string): Json {
+export function servedDocument(operations: readonly OperationDescriptor[], basePath: string, front?: ServedFront): Json {
   const doc = JSON.parse(JSON.stringify(openapi)) as Json & { paths: Record<string, Record<string, Json>>; info: Json };
   const headers = headerCatalog(basePath);
   (doc['components'] as Json)['headers'] = headers;
   const ref = (name: keyof typeof headers) => ({ $ref: `#/components/headers/${name}` });
   doc['info'] = {
     ...doc.info,
-    title: `${openapi.info.title}: as served by petstore-harness`,
-    description:
-      `${openapi.info.description}\n\nThis is what the reference server (\`petstore serve\`) answers: the interface's document, ` +
-      "plus the statuses, Error codes and headers of this project's decisions, each marked `x-petstore-decision`. " +
-      'The interface itself promises only what it declares (spec/openapi.json).',
+    title: `${openapi.info.title}: as served by ${front?.name ?? 'petstore-harness'}`,
+    description: front
+      ? `${openapi.info.description}\n\n${front.note}`
+      : `${openapi.info.description}\n\nThis is what the reference server (\`petstore serve\`) answers: the interface's document, ` +
+        "plus the statuses, Error codes and headers of this project's decisions, each marked `x-petstore-decision`. " +
+        'The interface itself promises only what it declares (spec/openapi.json).',
   };
   // Relative: the page that shows this document sends its requests to the server that served it.
   doc['servers'] = [{ url: basePath === '' ? '/' : basePath, description: 'this server' }];
@@ -162,6 +176,7 @@ export function servedDocument(operations: readonly OperationDescriptor[], baseP
     const item = doc.paths[operation.path]?.[operation.method.toLowerCase()] as Json & { responses: Record<string, Json> };
     if (!item) continue;
     const responses = servedResponses(operation, item.responses, doc, ref, codes);
+    if (front) addFrontAnswers(responses, front);
     item.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
   }
   doc['x-petstore-other-answers'] = otherAnswers(codes, ref);
@@ -169,6 +184,24 @@ export function servedDocument(operations: readonly OperationDescriptor[], baseP
 }
 
 type HeaderRef = (name: keyof ReturnType<typeof headerCatalog>) => Json;
+
+/** The front's own Errors among an operation's answers: a status it shares gains its codes, another is added. */
+function addFrontAnswers(responses: Record<string, Json>, front: ServedFront): void {
+  const statuses = [...new Set(front.answers.map((answer) => answer.status))];
+  for (const status of statuses) {
+    const own = front.answers.filter((answer) => answer.status === status);
+    const key = String(status);
+    const media = (responses[key]?.['content'] as Record<string, Json> | undefined)?.['application/json'];
+    const code = ((media?.['schema'] as Json | undefined)?.['properties'] as Record<string, { enum?: string[] }> | undefined)?.['code'];
+    if (code?.enum) code.enum = [...code.enum, ...own.map((answer) => answer.code)];
+    else {
+      const example = { code: own[0]?.code, message: own[0]?.meaning, status };
+      const description = own.map((answer) => answer.meaning).join(' ');
+      const codes = own.map((answer) => answer.code);
+      responses[key] = errorResponse(description, codes, { minimum: status, maximum: status }, example, {}, front.name);
+    }
+  }
+}
 
 /**
  * One operation's answers as this server gives them: the declared ones with

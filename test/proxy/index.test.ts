@@ -241,3 +241,17 @@ t.test('record: a served answer nested deeper than 8 arrays and objects is not h
   const recorded = (JSON.parse(readFileSync(file, 'utf8')) as { id: number }[]).map((pet) => pet.id);
   t.strictSame(recorded, [7, 9], '8 deep is heard, 9 deep is not; a name of brackets and an escaped quote is no nesting');
 });
+
+t.test("the proxy's served contract says its answers are the upstream's, and lists the proxy's own 502 and 504 on every operation", async (t) => {
+  const { proxy } = await proxied(t);
+  const doc = JSON.parse(await (await fetch(`${new URL(proxy.url).origin}/docs/openapi.json`)).text());
+  t.match(doc.info.title, /as served by petstore proxy$/);
+  t.match(doc.info.description, /its answers are the upstream's/);
+  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, any> }>>)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const codes = (status: string) => operation.responses[status]?.content['application/json'].schema.properties.code.enum;
+      t.strictSame(codes('502'), ['bad_gateway', 'nonconforming_upstream'], `${method} ${path}: 502`);
+      t.strictSame(codes('504'), ['gateway_timeout'], `${method} ${path}: 504`);
+    }
+  }
+});

@@ -157,3 +157,34 @@ t.test('every answer of a conformance run, faults, the sunset and careless reque
   const named = entries.filter((e) => e.response?.headers['petstore-finding'] !== undefined);
   t.ok(named.some((e) => e.status >= 400) && named.some((e) => e.status < 300), `Petstore-Finding checked on ${named.length} answers, refused and served`);
 });
+
+t.test("a server in front of another (petstore proxy) adds its own Errors to every operation's answers, and says whose the answers are", async (t) => {
+  const { servedDocument } = await import('../../../src/server/served-spec.js');
+  const front = {
+    name: 'a front',
+    note: 'The answers are the upstream’s.',
+    answers: [
+      { status: 502, code: 'bad_gateway', meaning: 'Unreachable.' },
+      { status: 502, code: 'nonconforming_upstream', meaning: 'Broke the interface.' },
+      { status: 400, code: 'front_refused', meaning: 'Refused by the front.' },
+    ],
+  };
+  const plain = servedDocument(operations, '/v1') as Doc;
+  const fronted = servedDocument(operations, '/v1', front) as Doc;
+  t.match(fronted.info.title, /as served by a front$/);
+  t.match(fronted.info.description, /The answers are the upstream’s\.$/);
+  for (const op of operations) {
+    const responses = fronted.paths[op.path][op.method.toLowerCase()].responses;
+    const bad = responses['502'];
+    t.strictSame(
+      bad.content['application/json'].schema.properties.code.enum,
+      ['bad_gateway', 'nonconforming_upstream'],
+      `${op.operationId}: 502 with both codes`,
+    );
+    t.equal(bad['x-petstore-decision'], 'a front', 'marked as the front’s');
+    const codes = responses['400'].content['application/json'].schema.properties.code.enum;
+    const before = plain.paths[op.path][op.method.toLowerCase()].responses['400'].content['application/json'].schema.properties.code.enum;
+    t.strictSame(codes, [...before, 'front_refused'], `${op.operationId}: a status the server already answers gains the front's code`);
+  }
+  t.notOk(plain.paths['/pets'].get.responses['502'], 'the stand-in alone answers no 502 of its own');
+});
