@@ -28,6 +28,8 @@ export interface ForwardOptions {
   readonly headers: Readonly<Record<string, string>>;
   /** An answer larger than this is passed on as it comes, unjudged. */
   readonly maxJudgedBytes: number;
+  /** How long a client may leave a streamed answer unread before its connection, and the upstream's request, are dropped. */
+  readonly stalledMs: number;
   /**
    * Judges a whole answer; returns the Error body to answer instead
    * (`--errors`), or undefined to pass the answer on as it came.
@@ -95,6 +97,8 @@ class Passing implements Dispatcher.DispatchHandler {
   private size = 0;
   /** The answer passed the judging limit: it is being written as it comes. */
   private streaming = false;
+  /** While the upstream is paused for a client that is not reading: when to give up on that client. */
+  private stalled: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly options: PassingOptions,
@@ -105,6 +109,7 @@ class Passing implements Dispatcher.DispatchHandler {
   ) {
     // Only a client gone before its answer ended cancels the upstream's: an abort builds an exception, too dear for every request.
     x.res.once('close', () => {
+      clearTimeout(this.stalled);
       if (x.res.writableFinished) return;
       this.abandoned = true;
       this.controller?.abort(new Error('the client closed its connection before its answer ended'));
@@ -177,7 +182,15 @@ class Passing implements Dispatcher.DispatchHandler {
     const { res } = this.x;
     if (res.destroyed || res.writableEnded || res.write(chunk)) return;
     controller.pause();
-    res.once('drain', () => controller.resume());
+    // The upstream's body timeout does not run while paused: a client that stops reading would hold its request for good.
+    this.stalled = setTimeout(() => {
+      controller.abort(new Error(`the client read none of its answer for ${this.options.stalledMs} ms`));
+      res.destroy();
+    }, this.options.stalledMs);
+    res.once('drain', () => {
+      clearTimeout(this.stalled);
+      controller.resume();
+    });
   }
 
   /** Runs a step that writes the answer; its failure is answered as a failure to get one. */

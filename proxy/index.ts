@@ -91,6 +91,7 @@ export function createProxy(options: ProxyOptions): PetstoreProxy {
     through: transport.proxy,
     headers: options.headers ?? {},
     maxJudgedBytes: options.maxJudgedBytes ?? DEFAULT_MAX_JUDGED_BYTES,
+    stalledMs: timeoutMs,
     judge(x, passed, refused) {
       // A failure of the proxy's own judging is the proxy's bug, never the upstream's: the answer passes on unjudged.
       try {

@@ -182,3 +182,41 @@ t.test('a 304 that gives the Content-Length its 200 would have passes back as a 
   t.equal(answer.headers['content-length'], '5000', 'its fields as the upstream gave them');
   t.equal(answer.headers['etag'], '"a"');
 });
+
+t.test('a client that stops reading a streamed answer is let go after --timeout, and so is the upstream request it held', async (t) => {
+  const net = await import('node:net');
+  let upstreamClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (upstreamClosed = resolve));
+  // An answer far larger than the judging limit and than any socket buffer: it streams, and stalls on a client that does not read.
+  const upstream = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(256 * 2 ** 20), date: new Date().toUTCString() });
+    const chunk = Buffer.alloc(64 * 1024, 120);
+    const pump = () => {
+      while (res.write(chunk));
+      res.once('drain', pump);
+    };
+    res.on('close', () => upstreamClosed());
+    pump();
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    upstream.closeAllConnections();
+    upstream.close();
+  });
+  const proxy = await startProxy({ upstream: `http://127.0.0.1:${(upstream.address() as { port: number }).port}/v1`, maxJudgedBytes: 1024, timeoutMs: 1_000 });
+  t.teardown(() => proxy.close());
+  const client = net.connect(Number(new URL(proxy.url).port), '127.0.0.1');
+  client.on('error', () => {});
+  client.pause();
+  const clientClosed = new Promise<void>((resolve) => client.on('close', () => resolve()));
+  client.write('GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k\r\n\r\n');
+  // Within seconds of the 1 s timeout, not never: without the bound both stayed open as long as the client did.
+  const within = (done: Promise<void>) => Promise.race([done.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 20_000))]);
+  t.ok(await within(closed), "the upstream's request was given up");
+  let received = 0;
+  client.on('data', (chunk: Buffer) => (received += chunk.length));
+  client.resume();
+  t.ok(await within(clientClosed), "and the client's connection closed");
+  t.ok(received < 256 * 2 ** 20, `cut short: ${received} bytes of the answer's ${256 * 2 ** 20}`);
+  client.destroy();
+});
