@@ -21,7 +21,7 @@ import {
 } from '../src/index.js';
 import { createForwarder } from './forward.js';
 import { createRecording, type Recording } from './recording.js';
-import type { Passed } from './exchange.js';
+import type { Passed, ProxyError } from './exchange.js';
 import { createUpstreamRefusals } from './upstream-refusals.js';
 import { createVerdicts } from './verdict.js';
 
@@ -166,6 +166,13 @@ function upstreamUrl(upstream: string | URL): URL {
   return url;
 }
 
+/** Each Error the proxy answers with itself, by code: a code added to ProxyError and not here fails to compile. */
+const OWN_ERRORS: Record<ProxyError['code'], { readonly status: ProxyError['status']; readonly meaning: string }> = {
+  bad_gateway: { status: 502, meaning: 'The upstream could not be reached, or broke off its answer.' },
+  nonconforming_upstream: { status: 502, meaning: "With --errors: the upstream's answer broke the interface; the message names the rule." },
+  gateway_timeout: { status: 504, meaning: 'The upstream did not answer within --timeout.' },
+};
+
 /** The served contract's account of the proxy: whose answers these are, and the Errors the proxy gives itself. */
 const PROXY_FRONT: ServedFront = {
   name: 'petstore proxy',
@@ -173,11 +180,7 @@ const PROXY_FRONT: ServedFront = {
     "This server is `petstore proxy`: its answers are the upstream's, passed on unchanged, and the interface's document says what a conforming upstream may answer. " +
     "The statuses, Error codes and headers marked `x-petstore-decision` are the reference server's: the proxy answers with them only what it refuses itself (with `--refuse-invalid`), and an upstream may decide otherwise where the interface leaves it open. " +
     "Those marked `petstore proxy` are the proxy's own: when the upstream cannot be reached or does not answer in time, and, with `--errors`, in place of an answer that breaks the interface.",
-  answers: [
-    { status: 502, code: 'bad_gateway', meaning: 'The upstream could not be reached, or broke off its answer.' },
-    { status: 502, code: 'nonconforming_upstream', meaning: "With --errors: the upstream's answer broke the interface; the message names the rule." },
-    { status: 504, code: 'gateway_timeout', meaning: 'The upstream did not answer within --timeout.' },
-  ],
+  answers: Object.entries(OWN_ERRORS).map(([code, { status, meaning }]) => ({ status, code, meaning })),
 };
 
 /** How deeply a served answer's JSON may nest and still be heard: deeper ones are neither recorded nor remembered. */
