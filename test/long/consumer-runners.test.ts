@@ -13,6 +13,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { startServer } from '../../src/index.js';
 import { packTarball, ROOT, run, userEnv } from '../helpers/consumer.js';
 
 // Packing, three installs from the registry (Jest, Vitest), and three runs of a runner each.
@@ -214,6 +215,37 @@ t.test("openapi-fetch: the README's client test passes against a generated clien
     dir,
   );
   t.equal(checked.code, 0, `the generated types give int64 as bigint, and the recipe's calls type-check: ${checked.stdout}${checked.stderr}`);
+
+  // The same from the served contract, as docs/stand-in.md offers: its added answers keep the same int64 fields.
+  const served = await startServer({ port: 0 });
+  const contract = `${new URL(served.url).origin}/docs/openapi.json`;
+  const fromServed = GENERATE.replace("new URL('./node_modules/petstore-harness/spec/openapi.json', import.meta.url)", `new URL('${contract}')`).replace(
+    "'src/api.d.ts'",
+    "'src/served-api.d.ts'",
+  );
+  if (fromServed === GENERATE) throw new Error("the recipe's generate.mjs no longer reads node_modules/petstore-harness/spec/openapi.json");
+  writeFileSync(join(dir, 'generate-served.mjs'), fromServed);
+  const generatedServed = await run(process.execPath, ['generate-served.mjs'], dir);
+  await served.close();
+  t.equal(generatedServed.code, 0, `types generated from the served contract: ${generatedServed.stderr}`);
+  writeFileSync(join(dir, 'src/check-served.ts'), TYPES_CHECK.replace("'./api.js'", "'./served-api.js'"));
+  const checkedServed = await run(
+    process.execPath,
+    [
+      'node_modules/typescript/bin/tsc',
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      'src/check-served.ts',
+    ],
+    dir,
+  );
+  t.equal(checkedServed.code, 0, `and so do those of the served contract: ${checkedServed.stdout}${checkedServed.stderr}`);
   writeFileSync(join(dir, 'test/pets-client.test.js'), README_TEST);
   writeFileSync(join(dir, 'src/pets-client.js'), generatedClient('status'));
   const passed = await run(process.execPath, ['--test'], dir, userEnv({ CI: 'true' }));
