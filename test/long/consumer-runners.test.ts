@@ -194,6 +194,14 @@ const api = createClient<paths>({ baseUrl: 'http://127.0.0.1:1/v1', fetch: lossl
 export const created = api.POST('/pets', { body: { name: 'Rex', categoryId: 9007199254740993n } });
 `;
 
+/** `file` of the project in `dir` type-checked, strict, as a Node ES module project resolves it, with the project's own TypeScript. */
+const typeCheck = (dir: string, file: string) =>
+  run(
+    process.execPath,
+    ['node_modules/typescript/bin/tsc', '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', file],
+    dir,
+  );
+
 t.test("openapi-fetch: the README's client test passes against a generated client, int64 ids exact", async (t) => {
   const dir = join(work, 'openapi-fetch');
   mkdirSync(join(dir, 'src'), { recursive: true });
@@ -209,11 +217,7 @@ t.test("openapi-fetch: the README's client test passes against a generated clien
   const generated = await run(process.execPath, ['generate.mjs'], dir);
   t.equal(generated.code, 0, `types generated: ${generated.stderr}`);
   writeFileSync(join(dir, 'src/check.ts'), TYPES_CHECK);
-  const checked = await run(
-    process.execPath,
-    ['node_modules/typescript/bin/tsc', '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', 'src/check.ts'],
-    dir,
-  );
+  const checked = await typeCheck(dir, 'src/check.ts');
   t.equal(checked.code, 0, `the generated types give int64 as bigint, and the recipe's calls type-check: ${checked.stdout}${checked.stderr}`);
 
   // The same from the served contract, as docs/stand-in.md offers: its added answers keep the same int64 fields.
@@ -229,22 +233,7 @@ t.test("openapi-fetch: the README's client test passes against a generated clien
   await served.close();
   t.equal(generatedServed.code, 0, `types generated from the served contract: ${generatedServed.stderr}`);
   writeFileSync(join(dir, 'src/check-served.ts'), TYPES_CHECK.replace("'./api.js'", "'./served-api.js'"));
-  const checkedServed = await run(
-    process.execPath,
-    [
-      'node_modules/typescript/bin/tsc',
-      '--noEmit',
-      '--strict',
-      '--module',
-      'nodenext',
-      '--moduleResolution',
-      'nodenext',
-      '--target',
-      'es2022',
-      'src/check-served.ts',
-    ],
-    dir,
-  );
+  const checkedServed = await typeCheck(dir, 'src/check-served.ts');
   t.equal(checkedServed.code, 0, `and so do those of the served contract: ${checkedServed.stdout}${checkedServed.stderr}`);
   writeFileSync(join(dir, 'test/pets-client.test.js'), README_TEST);
   writeFileSync(join(dir, 'src/pets-client.js'), generatedClient('status'));
